@@ -1,0 +1,47 @@
+#pragma once
+// Errors raycar reports. The library never prints and never exits: every problem becomes an
+// exception that says where it is (file, line) and which object it concerns.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace raycar {
+
+// Where a problem sits. Settings built in code have no file; the loader fills all three fields.
+struct ErrorLocation {
+  std::string file;    // path of the script or model, empty for settings built in code
+  int line = 0;        // 1-based line, 0 when unknown
+  std::string object;  // e.g. "wheel 2", "hull1", "params.engine_maxRPM"
+};
+
+// Base of every raycar error; what() reads "file:line: object: message".
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorLocation location, const std::string& message);
+  const ErrorLocation& location() const { return location_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  ErrorLocation location_;
+  std::string message_;
+};
+
+// Settings that fail validation. Holds every problem found, not only the first.
+class SettingsError : public Error {
+ public:
+  explicit SettingsError(std::vector<std::string> problems);
+  const std::vector<std::string>& problems() const { return problems_; }
+
+ private:
+  std::vector<std::string> problems_;
+};
+
+// A driver or game input that cannot be used (NaN torque, wheel index out of range, ...).
+class InputError : public Error {
+ public:
+  InputError(const std::string& object, const std::string& message)
+      : Error(ErrorLocation{"", 0, object}, message) {}
+};
+
+}  // namespace raycar

@@ -1,0 +1,112 @@
+#pragma once
+// Tire models: how much force a tire transmits for a given slip (seeds 000 and 004).
+//
+// The contact solver (ContactSolver.cpp) asks a TireModel, direction by direction, for the force
+// at the current slip velocity and for its derivative, and takes implicit (Newton) steps on that
+// law. A stiff law therefore never overshoots, even at 1/60 s, where the explicit slip-force
+// update of seed 004 would oscillate: at 20 m/s a street tire's longitudinal stiffness is ~50x
+// what an explicit step tolerates.
+//
+// Two models come with raycar, and TireModel is the interface for a game's own:
+// - SlipCurves (seed 004): slip ratio s = (R w - Vx) / max(|Vx|, eps_s) and slip angle
+//   alpha = atan2(Vy, |Vx| + eps_a), normalised curves mu_x(s), mu_y(alpha) scaled by the contact's
+//   friction, load sensitivity, and the friction ellipse (applied by the solver).
+// - LinearSideFriction (seed 000): side force = side speed x load x coefficient, and a tire that
+//   rolls without longitudinal slip up to the friction limit. Not accurate at speed; kept because
+//   it is simple to tune and convincing at low speed.
+// Known limitations: no relaxation length, no camber thrust, no aligning torque.
+
+#include <LinearMath/btScalar.h>
+
+#include <memory>
+
+#include "raycar/FrictionCurve.h"
+
+namespace raycar {
+
+enum class TireModelKind { SlipCurves, LinearSideFriction };
+
+class TireModel;
+
+struct TireSettings {
+  TireModelKind model = TireModelKind::SlipCurves;
+  btScalar friction = 1.0;  // tire material friction; the contact uses (tire + ground) / 2
+  FrictionCurveSettings longitudinalCurve = defaultLongitudinalCurve();  // mu_x(s), normalised
+  FrictionCurveSettings lateralCurve = defaultLateralCurve();            // mu_y(alpha rad)
+  btScalar slipRatioEpsilon = 0.5;  // m/s, keeps s finite near standstill (seed 004)
+  btScalar slipAngleEpsilon = 0.5;  // m/s, keeps alpha finite near standstill (seed 004)
+  btScalar loadSensitivity = 0.1;   // k_load: mu_eff = mu (1 - k_load (N / N_ref - 1)), [0, 1)
+  btScalar referenceLoad = 0;       // N_ref (N); 0 means the wheel's static load
+  btScalar sideFrictionCoefficient = 0.75;  // LinearSideFriction only (s/m)
+  std::shared_ptr<const TireModel> customModel;  // when set, replaces `model`
+};
+
+// A contact as the tire sees it at the start of a step.
+struct TireContact {
+  btScalar normalLoad = 0;    // N (newtons)
+  btScalar friction = 0;      // mu after surface mixing, load sensitivity and sliding modifiers
+  btScalar forwardSpeed = 0;  // Vx (m/s): contact velocity relative to the ground, wheel forward
+};
+
+// A tire's force in one direction, linearised at the current slip velocity.
+struct FrictionLaw {
+  btScalar force = 0;      // N along the direction (opposes the slip velocity)
+  btScalar stiffness = 0;  // N s/m: -dForce / dSlipVelocity, >= 0
+  bool sticks = false;     // the tire removes all slip up to the friction limit (Coulomb)
+};
+
+class TireModel {
+ public:
+  virtual ~TireModel() = default;
+  // Largest force in each direction (N): the semi-axes of the friction ellipse.
+  virtual btScalar peakLongitudinalForce(const TireContact& contact) const = 0;
+  virtual btScalar peakLateralForce(const TireContact& contact) const = 0;
+  // slipVelocity (m/s): tire surface velocity relative to the ground along the direction
+  // (Vx - R w longitudinally, Vy laterally).
+  virtual FrictionLaw longitudinal(const TireContact& contact, btScalar slipVelocity) const = 0;
+  virtual FrictionLaw lateral(const TireContact& contact, btScalar slipVelocity) const = 0;
+};
+
+class SlipCurveTire final : public TireModel {
+ public:
+  explicit SlipCurveTire(const TireSettings& settings);
+  btScalar peakLongitudinalForce(const TireContact& contact) const override;
+  btScalar peakLateralForce(const TireContact& contact) const override;
+  FrictionLaw longitudinal(const TireContact& contact, btScalar slipVelocity) const override;
+  FrictionLaw lateral(const TireContact& contact, btScalar slipVelocity) const override;
+
+ private:
+  FrictionCurve longitudinalCurve_;
+  FrictionCurve lateralCurve_;
+  btScalar slipRatioEpsilon_;
+  btScalar slipAngleEpsilon_;
+};
+
+class LinearSideFrictionTire final : public TireModel {
+ public:
+  explicit LinearSideFrictionTire(btScalar sideFrictionCoefficient)
+      : sideFrictionCoefficient_(sideFrictionCoefficient) {}
+  btScalar peakLongitudinalForce(const TireContact& contact) const override;
+  btScalar peakLateralForce(const TireContact& contact) const override;
+  FrictionLaw longitudinal(const TireContact& contact, btScalar slipVelocity) const override;
+  FrictionLaw lateral(const TireContact& contact, btScalar slipVelocity) const override;
+
+ private:
+  btScalar sideFrictionCoefficient_;  // s/m
+};
+
+// The model a TireSettings asks for (its customModel when set).
+std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings);
+
+// Problems with the settings, each prefixed with `name`; empty when usable.
+std::vector<std::string> validateTire(const TireSettings& settings, const std::string& name);
+
+// Seed 004's slips, for telemetry and for the curves.
+btScalar slipRatio(btScalar forwardSpeed, btScalar surfaceSpeed, btScalar epsilon);  // s
+btScalar slipAngle(btScalar forwardSpeed, btScalar sideSpeed, btScalar epsilon);      // rad
+
+// Load sensitivity factor 1 - k (N / N_ref - 1), never below 0.
+btScalar loadSensitivityFactor(btScalar loadSensitivity, btScalar normalLoad,
+                               btScalar referenceLoad);
+
+}  // namespace raycar

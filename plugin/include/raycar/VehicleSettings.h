@@ -1,0 +1,50 @@
+#pragma once
+// Everything a designer tunes for one vehicle. Plain data with a default for every field; the
+// vehicle validates it once, at construction (validateVehicleSettings lists every problem).
+
+#include <LinearMath/btVector3.h>
+
+#include <string>
+#include <vector>
+
+#include "raycar/Aero.h"
+#include "raycar/Wheel.h"
+
+namespace raycar {
+
+// The chassis body's own axes (unit vectors in its local frame). Bullet scenes are usually Y up;
+// CryEngine models are Z up, Y forward. right = forward x up.
+struct ChassisAxes {
+  btVector3 up{0, 1, 0};
+  btVector3 forward{0, 0, 1};
+  btVector3 right() const { return forward.cross(up); }
+};
+
+// CryEngine's friction modifiers (seed 001), applied after (tire + ground) / 2 is clamped.
+struct FrictionRules {
+  btScalar slipThreshold = 0.05;        // m/s: a contact sliding faster than this is slipping
+  btScalar dynamicFrictionRatio = 1.0;  // friction factor while slipping (dyn_friction_ratio)
+  btScalar handbrakeFrictionScale = 0.85;  // handbraked wheels: friction x this, per direction
+  btScalar maxBrakingFriction = 100;    // cap on a handbraked wheel's friction
+};
+
+// The velocity-level contact solve (ContactSolver.cpp).
+struct ContactSolverSettings {
+  int iterations = 8;          // Gauss-Seidel sweeps over the wheels per step
+  btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire blends into static friction
+  btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
+};
+
+struct VehicleSettings {
+  ChassisAxes axes;
+  std::vector<WheelSettings> wheels;
+  btScalar stabilizer = 0;  // anti-roll, a fraction of stiffness (CryEngine `stabilizer`, 0..2.5)
+  FrictionRules friction;
+  AeroSettings aero;
+  ContactSolverSettings solver;
+};
+
+// Every problem with the settings, each naming the wheel or group it concerns; empty when valid.
+std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings);
+
+}  // namespace raycar

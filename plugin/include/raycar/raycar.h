@@ -1,0 +1,12 @@
+#pragma once
+// Everything a game needs to drive raycar vehicles.
+
+#include "raycar/Aero.h"
+#include "raycar/Error.h"
+#include "raycar/FrictionCurve.h"
+#include "raycar/RaycastVehicle.h"
+#include "raycar/StaticLoads.h"
+#include "raycar/Suspension.h"
+#include "raycar/Tire.h"
+#include "raycar/VehicleSettings.h"
+#include "raycar/Wheel.h"

@@ -1,0 +1,115 @@
+#pragma once
+// The velocity-level solve of one vehicle's wheel contacts (DESIGN.md steps 6-8).
+//
+// Per wheel in contact there are up to four rows, swept Gauss-Seidel style over all wheels:
+//   bump stop   unilateral, along the contact normal, only while the suspension is bottomed out;
+//   brake       on the wheel's spin only: drives w toward 0, never past it, up to (T_brake +
+//               T_rolling) dt, so a brake stops a wheel without reversing it;
+//   longitudinal  tire surface slip Vx - R w, coupling chassis, ground body and wheel spin;
+//   lateral     side slip Vy.
+// The two friction rows follow the tire model's force law through Newton steps on
+// lambda = F(u) dt (u: the row's slip velocity), which is implicit in the slip and therefore
+// stable at any step; their impulses are then projected onto the friction ellipse (or, for a
+// handbraked wheel, onto seed 001's independent box). Below ContactSolverSettings::stickSpeed the
+// rows blend into static friction: target u = 0 up to the friction limit, which a slip law alone
+// cannot give (force needs slip, so a parked car would creep).
+//
+// Velocities are worked on as copies and include the velocity change the bodies' current forces
+// (gravity) will add in the next substep, so that friction cancels the slope's pull before it
+// moves the car: a parked car on a slope stays put rather than creeping g sin(theta) dt^2 a step.
+
+#include <BulletDynamics/Dynamics/btRigidBody.h>
+
+#include <vector>
+
+#include "raycar/Tire.h"
+
+namespace raycar {
+
+// A rigid body as the solver sees it. A null body is static or kinematic: infinite mass, fixed
+// velocity field.
+struct SolverBody {
+  btRigidBody* body = nullptr;
+  btVector3 linearVelocity{0, 0, 0};
+  btVector3 angularVelocity{0, 0, 0};
+  btVector3 predictedLinearChange{0, 0, 0};   // from the body's forces over the next step
+  btVector3 predictedAngularChange{0, 0, 0};
+  btScalar inverseMass = 0;
+  btMatrix3x3 inverseInertia = btMatrix3x3::getIdentity();
+  btVector3 centerOfMass{0, 0, 0};
+
+  void load(btRigidBody* rigidBody, btScalar dt);   // copies velocity and mass properties
+  btVector3 velocityAt(const btVector3& arm) const {
+    return linearVelocity + angularVelocity.cross(arm);
+  }
+  void applyImpulse(const btVector3& impulse, const btVector3& arm) {
+    linearVelocity += impulse * inverseMass;
+    angularVelocity += inverseInertia * arm.cross(impulse);
+  }
+  // 1 / effective mass of a unit impulse along `direction` at `arm`.
+  btScalar inverseEffectiveMass(const btVector3& direction, const btVector3& arm) const {
+    const btVector3 angular = arm.cross(direction);
+    return inverseMass + angular.dot(inverseInertia * angular);
+  }
+};
+
+// One wheel's contact, filled by the vehicle before the solve; the impulses are the results.
+struct WheelContact {
+  bool active = false;             // the wheel touches the ground
+  int groundBody = -1;             // index into the ground bodies, -1: static or kinematic
+  btVector3 groundVelocity{0, 0, 0};  // contact point velocity of a static/kinematic ground
+  btVector3 chassisArm{0, 0, 0};   // contact point - chassis centre of mass (m)
+  btVector3 groundArm{0, 0, 0};    // contact point - ground centre of mass (m)
+  btVector3 normal{0, 0, 0};       // contact normal, up from the ground
+  btVector3 longitudinal{0, 0, 0};  // wheel forward, in the contact plane
+  btVector3 lateral{0, 0, 0};      // wheel right, in the contact plane
+  btScalar radius = 0;             // m
+  btScalar inverseSpinInertia = 0;  // 1 / (kg m^2); 0 while the handbrake locks the wheel
+  btScalar angularSpeed = 0;       // rad/s, in and out
+  btScalar brakeImpulseLimit = 0;  // N m s: (footbrake + rolling resistance torque) dt
+  btScalar springImpulse = 0;      // N s along the normal: spring, damper, anti-roll, times dt
+  bool bumpStop = false;           // the suspension is bottomed out
+  btScalar bumpStopDepth = 0;      // m past full compression
+  // Tire
+  const TireModel* tire = nullptr;
+  TireContact tireContact;         // normalLoad is updated with the bump stop's share
+  bool boxFriction = false;        // handbraked: seed 001's independent directions
+  btScalar stickWeight = 0;        // [0, 1]: 1 = static friction, 0 = the tire's slip law
+  // Results (impulses over the step)
+  btScalar normalImpulse = 0;      // N s: spring + bump stop
+  btScalar longitudinalImpulse = 0;  // N s on the chassis along `longitudinal`
+  btScalar lateralImpulse = 0;     // N s on the chassis along `lateral`
+  btScalar brakeImpulse = 0;       // N m s on the wheel
+  btScalar longitudinalLimit = 0;  // N s: friction ellipse semi-axes (or box half-widths)
+  btScalar lateralLimit = 0;
+};
+
+class ContactSolver {
+ public:
+  // Reserves room for `wheelCount` wheels, so that solve() never allocates.
+  void reserve(size_t wheelCount);
+
+  // Ground bodies the contacts refer to by index (dynamic bodies only).
+  std::vector<SolverBody>& groundBodies() { return groundBodies_; }
+
+  // Solves and leaves the new velocities in `chassis` and the ground bodies (predicted changes
+  // removed again) and the impulses in `contacts`.
+  void solve(SolverBody& chassis, std::vector<WheelContact>& contacts, btScalar dt,
+             int iterations, btScalar bumpStopErrorReduction);
+
+ private:
+  void applyContactImpulse(SolverBody& chassis, WheelContact& contact, const btVector3& impulse);
+  btVector3 relativeVelocity(const SolverBody& chassis, const WheelContact& contact) const;
+  void solveBumpStops(SolverBody& chassis, std::vector<WheelContact>& contacts, btScalar dt,
+                      btScalar errorReduction);
+  void solveBrake(WheelContact& contact);
+  void solveFriction(SolverBody& chassis, WheelContact& contact, btScalar dt, size_t index);
+  void setFrictionLimits(WheelContact& contact, btScalar dt);
+
+  std::vector<SolverBody> groundBodies_;
+  std::vector<btScalar> longitudinalInverseMass_;
+  std::vector<btScalar> lateralInverseMass_;
+  std::vector<btScalar> normalInverseMass_;
+};
+
+}  // namespace raycar

@@ -1,0 +1,33 @@
+#include "raycar/Error.h"
+
+namespace raycar {
+namespace {
+
+std::string describe(const ErrorLocation& location, const std::string& message) {
+  std::string text;
+  if (!location.file.empty()) {
+    text += location.file;
+    if (location.line > 0) text += ":" + std::to_string(location.line);
+    text += ": ";
+  }
+  if (!location.object.empty()) text += location.object + ": ";
+  return text + message;
+}
+
+std::string joinProblems(const std::vector<std::string>& problems) {
+  std::string text = "invalid vehicle settings";
+  for (const std::string& problem : problems) text += "\n  - " + problem;
+  return text;
+}
+
+}  // namespace
+
+Error::Error(ErrorLocation location, const std::string& message)
+    : std::runtime_error(describe(location, message)),
+      location_(std::move(location)),
+      message_(message) {}
+
+SettingsError::SettingsError(std::vector<std::string> problems)
+    : Error(ErrorLocation{}, joinProblems(problems)), problems_(std::move(problems)) {}
+
+}  // namespace raycar

@@ -1,0 +1,450 @@
+#include "raycar/RaycastVehicle.h"
+
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+#include <LinearMath/btIDebugDraw.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ContactSolver.h"
+#include "WheelRaycast.h"
+#include "raycar/Error.h"
+#include "raycar/StaticLoads.h"
+#include "raycar/Suspension.h"
+
+namespace raycar {
+namespace {
+
+bool isFinite(const btVector3& v) {
+  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+
+// A ray nearly parallel to the ground would turn a small normal speed into a huge suspension
+// speed; below this cosine the ratio is held.
+constexpr btScalar kMinimumRayNormalCosine = 0.1;
+
+btScalar wrapAngle(btScalar angle) {
+  angle = std::remainder(angle, SIMD_2_PI);
+  return angle <= -SIMD_PI ? angle + SIMD_2_PI : angle;
+}
+
+}  // namespace
+
+RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
+    : chassis_(&chassis), settings_(std::move(settings)), solver_(std::make_unique<ContactSolver>()) {
+  std::vector<std::string> problems = validateVehicleSettings(settings_);
+  if (!problems.empty()) throw SettingsError(problems);
+
+  const size_t count = settings_.wheels.size();
+  const btVector3 forward = settings_.axes.forward;
+  const btVector3 right = settings_.axes.right();
+  // The chassis body's frame is its centre-of-mass frame, so attachment points are already
+  // measured from the centre of mass.
+  std::vector<SupportPoint> support(count);
+  for (size_t i = 0; i < count; ++i) {
+    support[i].forward = settings_.wheels[i].attachmentPoint.dot(forward);
+    support[i].right = settings_.wheels[i].attachmentPoint.dot(right);
+  }
+  const btScalar gravity = chassis.getGravity().length();
+  const btScalar mass = chassis.getInvMass() > 0 ? 1 / chassis.getInvMass() : 0;
+  bool needsStaticLoads = false;
+  for (const WheelSettings& wheel : settings_.wheels)
+    needsStaticLoads = needsStaticLoads || wheel.stiffness == 0 || wheel.damping <= 0 ||
+                       (wheel.tire.loadSensitivity > 0 && wheel.tire.referenceLoad == 0);
+  if (needsStaticLoads && !(mass > 0 && gravity > 0)) {
+    throw SettingsError({"chassis: automatic stiffness, damping and reference loads need the "
+                         "chassis' mass and gravity; add a dynamic chassis to the world first"});
+  }
+  const std::vector<btScalar> staticLoads =
+      needsStaticLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
+
+  wheelSettings_ = settings_.wheels;
+  wheels_.resize(count);
+  tires_.resize(count);
+  referenceLoads_.resize(count);
+  bumpStopDepths_.assign(count, 0);
+  rayLengths_.resize(count);
+  contacts_.resize(count);
+  solver_->reserve(count);
+  frontAxleForward_ = rearAxleForward_ = support[0].forward;
+  for (size_t i = 0; i < count; ++i) {
+    WheelSettings& wheel = wheelSettings_[i];
+    const SuspensionRates rates = resolveSuspensionRates(wheel, staticLoads[i], gravity);
+    wheel.stiffness = rates.stiffness;
+    wheel.damping = rates.damping;
+    WheelState& state = wheels_[i];
+    state.staticLoad = staticLoads[i];
+    state.stiffness = rates.stiffness;
+    state.damping = rates.damping;
+    state.suspensionLength = wheel.suspensionMaxLength;
+    tires_[i] = makeTireModel(wheel.tire);
+    referenceLoads_[i] = wheel.tire.referenceLoad > 0 ? wheel.tire.referenceLoad : staticLoads[i];
+    rayLengths_[i] = wheel.suspensionMaxLength + wheel.radius;
+    frontAxleForward_ = std::max(frontAxleForward_, support[i].forward);
+    rearAxleForward_ = std::min(rearAxleForward_, support[i].forward);
+  }
+}
+
+RaycastVehicle::~RaycastVehicle() = default;
+
+// ---------------------------------------------------------------------------------------------
+// Inputs and queries
+
+void RaycastVehicle::checkWheelIndex(int wheel, const char* what) const {
+  if (wheel < 0 || wheel >= wheelCount())
+    throw InputError(what, "wheel index " + std::to_string(wheel) + " is out of range [0, " +
+                               std::to_string(wheelCount()) + ")");
+}
+
+void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
+  checkWheelIndex(wheel, "drive torque");
+  if (!std::isfinite(torque))
+    throw InputError("wheel " + std::to_string(wheel + 1), "drive torque is not finite");
+  wheels_[wheel].driveTorque = torque;
+  if (torque != 0) chassis_->activate();
+}
+
+void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
+  checkWheelIndex(wheel, "brake torque");
+  if (!std::isfinite(torque) || torque < 0)
+    throw InputError("wheel " + std::to_string(wheel + 1),
+                     "brake torque must be finite and >= 0 N m");
+  wheels_[wheel].brakeTorque = torque;
+}
+
+void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
+  checkWheelIndex(wheel, "steer angle");
+  if (!std::isfinite(angle) || std::fabs(angle) >= SIMD_HALF_PI)
+    throw InputError("wheel " + std::to_string(wheel + 1),
+                     "steer angle must be finite and within (-pi/2, pi/2) rad");
+  wheels_[wheel].steerAngle = angle;
+  chassis_->activate();
+}
+
+void RaycastVehicle::setHandbrake(bool engaged) { handbrake_ = engaged; }
+
+const WheelSettings& RaycastVehicle::wheelSettings(int wheel) const {
+  checkWheelIndex(wheel, "wheel settings");
+  return wheelSettings_[wheel];
+}
+
+const WheelState& RaycastVehicle::wheelState(int wheel) const {
+  checkWheelIndex(wheel, "wheel state");
+  return wheels_[wheel];
+}
+
+btVector3 RaycastVehicle::worldUp() const {
+  return chassis_->getWorldTransform().getBasis() * settings_.axes.up;
+}
+btVector3 RaycastVehicle::worldForward() const {
+  return chassis_->getWorldTransform().getBasis() * settings_.axes.forward;
+}
+btVector3 RaycastVehicle::worldRight() const {
+  return chassis_->getWorldTransform().getBasis() * settings_.axes.right();
+}
+
+btScalar RaycastVehicle::forwardSpeed() const {
+  return chassis_->getLinearVelocity().dot(worldForward());
+}
+
+btTransform RaycastVehicle::wheelWorldTransform(int wheel) const {
+  return wheelWorldTransform(wheel, chassis_->getWorldTransform());
+}
+
+btTransform RaycastVehicle::wheelWorldTransform(int wheel,
+                                                const btTransform& chassisTransform) const {
+  checkWheelIndex(wheel, "wheel transform");
+  const WheelSettings& settings = wheelSettings_[wheel];
+  const WheelState& state = wheels_[wheel];
+  const btVector3 up = settings_.axes.up;
+  const btVector3 centre = settings.attachmentPoint - up * state.suspensionLength;
+  // Rolling forward turns the top of the wheel forward: a negative rotation about right.
+  const btMatrix3x3 steer(btQuaternion(up, state.steerAngle));
+  const btMatrix3x3 spin(btQuaternion(settings_.axes.right(), -state.rotationAngle));
+  return chassisTransform * btTransform(steer * spin, centre);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The step
+
+void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
+  if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return;
+  const btTransform& transform = chassis_->getWorldTransform();
+  if (!isFinite(transform.getOrigin()) || !isFinite(chassis_->getLinearVelocity()) ||
+      !isFinite(chassis_->getAngularVelocity()))
+    return;
+  castWheelRays(*world);        // 1. one ray per wheel
+  updateSuspension();           // 2. lengths, compression speeds, loads
+  measureContacts();            // 3. contact frames, velocities, slips, friction
+  integrateDriveTorque(dt);     // 4. drive torque into wheel spin
+  solveContacts(dt);            // 5. impulses on chassis, ground and wheels
+  integrateWheelRotation(dt);   // 6. rotation angle for rendering
+}
+
+void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
+  const btTransform& transform = chassis_->getWorldTransform();
+  const btVector3 down = -(transform.getBasis() * settings_.axes.up);
+  for (int i = 0; i < wheelCount(); ++i) {
+    const WheelSettings& settings = wheelSettings_[i];
+    WheelState& state = wheels_[i];
+    const btVector3 from = transform * settings.attachmentPoint;
+    const btVector3 to = from + down * rayLengths_[i];
+    const WheelRayHit hit = castWheelRay(world, from, to, chassis_);
+    state.inContact = hit.hit;
+    bumpStopDepths_[i] = 0;
+    if (!hit.hit) {
+      state.contactPoint = to;
+      state.contactNormal.setZero();
+      state.groundObject = nullptr;
+      state.suspensionLength = settings.suspensionMaxLength;
+      continue;
+    }
+    state.contactPoint = hit.point;
+    state.contactNormal = hit.normal;
+    state.groundObject = hit.object;
+    const btScalar length = hit.distance - settings.radius;
+    bumpStopDepths_[i] = std::max(btScalar(0), -length);
+    state.suspensionLength = std::clamp(length, btScalar(0), settings.suspensionMaxLength);
+  }
+}
+
+btVector3 RaycastVehicle::groundVelocityAt(const btCollisionObject* object,
+                                           const btVector3& point) const {
+  const btRigidBody* body = btRigidBody::upcast(object);
+  if (body == nullptr) return btVector3(0, 0, 0);
+  return body->getVelocityInLocalPoint(point - body->getCenterOfMassPosition());
+}
+
+void RaycastVehicle::updateSuspension() {
+  const btTransform& transform = chassis_->getWorldTransform();
+  const btVector3 down = -(transform.getBasis() * settings_.axes.up);
+  const btVector3 centerOfMass = chassis_->getCenterOfMassPosition();
+  for (int i = 0; i < wheelCount(); ++i) {
+    WheelState& state = wheels_[i];
+    const WheelSettings& settings = wheelSettings_[i];
+    state.suspensionCompression = settings.suspensionMaxLength - state.suspensionLength;
+    state.compressionSpeed = 0;
+    if (!state.inContact) continue;
+    // d(length)/dt = (v_attachment - v_ground) . n / (-down . n): the ray's hit distance
+    // changes by the normal approach speed divided by the ray's cosine to the surface.
+    const btVector3 attachment = transform * settings.attachmentPoint;
+    const btVector3 relative = chassis_->getVelocityInLocalPoint(attachment - centerOfMass) -
+                               groundVelocityAt(state.groundObject, state.contactPoint);
+    const btScalar cosine =
+        std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
+    state.compressionSpeed = -relative.dot(state.contactNormal) / cosine;
+  }
+  for (int i = 0; i < wheelCount(); ++i) {
+    WheelState& state = wheels_[i];
+    const WheelSettings& settings = wheelSettings_[i];
+    if (!state.inContact) {
+      state.normalLoad = 0;
+      continue;
+    }
+    btScalar otherCompression = 0;
+    int others = 0;
+    for (int j = 0; j < wheelCount(); ++j) {
+      if (j == i || wheelSettings_[j].axle != settings.axle) continue;
+      otherCompression += wheels_[j].suspensionCompression;
+      ++others;
+    }
+    btScalar force = springDamperForce(state.stiffness, state.damping,
+                                       state.suspensionCompression, state.compressionSpeed);
+    if (others > 0 && settings_.stabilizer > 0)
+      force += antiRollForce(settings_.stabilizer, state.stiffness, state.suspensionCompression,
+                             otherCompression / btScalar(others));
+    state.normalLoad = std::max(btScalar(0), force);  // a spring pushes, it never pulls the car down
+  }
+}
+
+void RaycastVehicle::measureContacts() {
+  const btTransform& transform = chassis_->getWorldTransform();
+  const btVector3 up = transform.getBasis() * settings_.axes.up;
+  const btVector3 forward = transform.getBasis() * settings_.axes.forward;
+  const btVector3 left = up.cross(forward);
+  const btVector3 centerOfMass = chassis_->getCenterOfMassPosition();
+  const FrictionRules& rules = settings_.friction;
+  for (int i = 0; i < wheelCount(); ++i) {
+    WheelState& state = wheels_[i];
+    const WheelSettings& settings = wheelSettings_[i];
+    state.locked = handbrake_ && settings.canBrake;
+    if (state.locked) state.angularSpeed = 0;
+    if (!state.inContact) {
+      state.slipRatio = state.slipAngle = 0;
+      state.friction = 0;
+      state.sliding = false;
+      continue;
+    }
+    const btVector3& normal = state.contactNormal;
+    const btScalar steer = state.steerAngle;
+    const btVector3 wheelForward = forward * std::cos(steer) + left * std::sin(steer);
+    btVector3 longitudinal = wheelForward - normal * normal.dot(wheelForward);
+    // A wheel whose forward axis stands on the ground's normal (a wall) has no rolling
+    // direction: any tangent will do.
+    if (longitudinal.length2() < 1e-6f) {
+      btVector3 unused;
+      btPlaneSpace1(normal, longitudinal, unused);
+    }
+    longitudinal.normalize();
+    const btVector3 lateral = longitudinal.cross(normal);
+    WheelContact& contact = contacts_[i];
+    contact.longitudinal = longitudinal;
+    contact.lateral = lateral;
+    contact.chassisArm = state.contactPoint - centerOfMass;
+
+    const btVector3 relative = chassis_->getVelocityInLocalPoint(contact.chassisArm) -
+                               groundVelocityAt(state.groundObject, state.contactPoint);
+    const btScalar forwardSpeed = relative.dot(longitudinal);
+    const btScalar sideSpeed = relative.dot(lateral);
+    const btScalar surfaceSpeed = settings.radius * state.angularSpeed;
+    state.slipRatio = slipRatio(forwardSpeed, surfaceSpeed, settings.tire.slipRatioEpsilon);
+    state.slipAngle = slipAngle(forwardSpeed, sideSpeed, settings.tire.slipAngleEpsilon);
+    const btScalar slipSpeed = std::sqrt((forwardSpeed - surfaceSpeed) * (forwardSpeed - surfaceSpeed) +
+                                         sideSpeed * sideSpeed);
+    state.sliding = slipSpeed > rules.slipThreshold;
+
+    // Seed 001: (tire + ground) / 2 clamped to [min, max], then the modifiers.
+    const btScalar groundFriction = state.groundObject->getFriction();
+    btScalar friction = std::clamp((settings.tire.friction + groundFriction) / 2,
+                                   settings.minFriction, settings.maxFriction);
+    if (state.sliding) friction *= rules.dynamicFrictionRatio;
+    friction *= loadSensitivityFactor(settings.tire.loadSensitivity, state.normalLoad,
+                                      referenceLoads_[i]);
+    if (state.locked)
+      friction = std::min(friction * rules.handbrakeFrictionScale, rules.maxBrakingFriction);
+    state.friction = friction;
+
+    contact.tireContact.friction = friction;
+    contact.tireContact.normalLoad = state.normalLoad;
+    contact.tireContact.forwardSpeed = forwardSpeed;
+    const btScalar contactSpeed = std::sqrt(forwardSpeed * forwardSpeed + sideSpeed * sideSpeed);
+    const btScalar stickSpeed = settings_.solver.stickSpeed;
+    contact.stickWeight =
+        stickSpeed > 0 ? std::clamp(1 - contactSpeed / stickSpeed, btScalar(0), btScalar(1)) : 0;
+  }
+}
+
+void RaycastVehicle::integrateDriveTorque(btScalar dt) {
+  for (int i = 0; i < wheelCount(); ++i) {
+    WheelState& state = wheels_[i];
+    if (!state.locked) state.angularSpeed += state.driveTorque * dt / wheelSettings_[i].spinInertia;
+  }
+}
+
+int RaycastVehicle::groundBodyIndex(btRigidBody* body) {
+  std::vector<SolverBody>& bodies = solver_->groundBodies();
+  for (size_t i = 0; i < bodies.size(); ++i)
+    if (bodies[i].body == body) return int(i);
+  bodies.emplace_back();  // capacity reserved for one body per wheel: no allocation
+  return int(bodies.size() - 1);
+}
+
+void RaycastVehicle::solveContacts(btScalar dt) {
+  solver_->groundBodies().clear();
+  for (int i = 0; i < wheelCount(); ++i) {
+    const WheelSettings& settings = wheelSettings_[i];
+    const WheelState& state = wheels_[i];
+    WheelContact& contact = contacts_[i];
+    contact.active = state.inContact;
+    contact.radius = settings.radius;
+    contact.inverseSpinInertia = state.locked ? 0 : 1 / settings.spinInertia;
+    contact.angularSpeed = state.angularSpeed;
+    const btScalar rolling =
+        state.inContact ? rollingResistanceTorque(settings_.aero, state.normalLoad, settings.radius) : 0;
+    contact.brakeImpulseLimit = (state.brakeTorque + rolling) * dt;
+    if (!state.inContact) continue;
+    contact.normal = state.contactNormal;
+    contact.springImpulse = state.normalLoad * dt;
+    contact.bumpStop = bumpStopDepths_[i] > 0;
+    contact.bumpStopDepth = bumpStopDepths_[i];
+    contact.tire = tires_[i].get();
+    contact.boxFriction = state.locked;
+    contact.groundBody = -1;
+    btRigidBody* ground = btRigidBody::upcast(const_cast<btCollisionObject*>(state.groundObject));
+    if (ground != nullptr && !ground->isStaticOrKinematicObject() && ground->getInvMass() > 0) {
+      contact.groundBody = groundBodyIndex(ground);
+      SolverBody& body = solver_->groundBodies()[contact.groundBody];
+      if (body.body != ground) body.load(ground, dt);
+      contact.groundArm = state.contactPoint - body.centerOfMass;
+    } else {
+      contact.groundVelocity = groundVelocityAt(state.groundObject, state.contactPoint);
+    }
+  }
+
+  SolverBody chassis;
+  chassis.load(chassis_, dt);
+  // Aerodynamics act on the chassis alone: drag at the centre of mass, downforce between the
+  // axles by its front share (seed 004, step 9).
+  const AeroSettings& aero = settings_.aero;
+  chassis.linearVelocity += dragForce(aero, chassis.linearVelocity) * (chassis.inverseMass * dt);
+  const btScalar downforceMagnitude = downforce(aero, forwardSpeed());
+  if (downforceMagnitude > 0) {
+    const btScalar point = aero.downforceFrontShare * frontAxleForward_ +
+                           (1 - aero.downforceFrontShare) * rearAxleForward_;
+    chassis.applyImpulse(-worldUp() * (downforceMagnitude * dt), worldForward() * point);
+  }
+
+  solver_->solve(chassis, contacts_, dt, settings_.solver.iterations,
+                 settings_.solver.bumpStopErrorReduction);
+
+  chassis_->setLinearVelocity(chassis.linearVelocity);
+  chassis_->setAngularVelocity(chassis.angularVelocity);
+  for (SolverBody& ground : solver_->groundBodies()) {
+    ground.body->setLinearVelocity(ground.linearVelocity);
+    ground.body->setAngularVelocity(ground.angularVelocity);
+    ground.body->activate();
+  }
+  for (int i = 0; i < wheelCount(); ++i) {
+    WheelState& state = wheels_[i];
+    const WheelContact& contact = contacts_[i];
+    state.angularSpeed = contact.angularSpeed;
+    if (!state.inContact) {
+      state.longitudinalForce = state.lateralForce = state.utilization = 0;
+      continue;
+    }
+    state.normalLoad = contact.normalImpulse / dt;
+    state.longitudinalForce = contact.longitudinalImpulse / dt;
+    state.lateralForce = contact.lateralImpulse / dt;
+    const btScalar x = contact.longitudinalLimit > 0
+                           ? contact.longitudinalImpulse / contact.longitudinalLimit : 0;
+    const btScalar y = contact.lateralLimit > 0 ? contact.lateralImpulse / contact.lateralLimit : 0;
+    state.utilization = std::sqrt(x * x + y * y);
+  }
+}
+
+void RaycastVehicle::integrateWheelRotation(btScalar dt) {
+  for (WheelState& state : wheels_)
+    state.rotationAngle = wrapAngle(state.rotationAngle + state.angularSpeed * dt);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Debug drawing: suspension, wheel rims, contact normal, and the tire forces of seed 004
+// (Fx blue, Fy green), scaled so that a force equal to the wheel's static load is 1 m long.
+
+void RaycastVehicle::debugDraw(btIDebugDraw* drawer) {
+  if (drawer == nullptr) return;
+  const btTransform& transform = chassis_->getWorldTransform();
+  const btVector3 suspensionColour(1, 1, 0), rimColour(0.8f, 0.8f, 0.8f);
+  const btVector3 normalColour(1, 0, 0), longitudinalColour(0, 0, 1), lateralColour(0, 1, 0);
+  for (int i = 0; i < wheelCount(); ++i) {
+    const WheelSettings& settings = wheelSettings_[i];
+    const WheelState& state = wheels_[i];
+    const btTransform wheel = wheelWorldTransform(i, transform);
+    drawer->drawLine(transform * settings.attachmentPoint, wheel.getOrigin(), suspensionColour);
+    const btVector3 axle = wheel.getBasis() * settings_.axes.right();
+    const btVector3 spoke = wheel.getBasis() * settings_.axes.up;
+    drawer->drawArc(wheel.getOrigin(), axle, spoke, settings.radius, settings.radius, 0, SIMD_2_PI,
+                    rimColour, false);
+    drawer->drawLine(wheel.getOrigin(), wheel.getOrigin() + spoke * settings.radius, rimColour);
+    if (!state.inContact) continue;
+    const btScalar scale = state.staticLoad > 0 ? 1 / state.staticLoad : btScalar(1e-3);
+    const WheelContact& contact = contacts_[i];
+    const btVector3& point = state.contactPoint;
+    drawer->drawLine(point, point + state.contactNormal * (state.normalLoad * scale), normalColour);
+    drawer->drawLine(point, point + contact.longitudinal * (state.longitudinalForce * scale),
+                     longitudinalColour);
+    drawer->drawLine(point, point + contact.lateral * (state.lateralForce * scale), lateralColour);
+  }
+}
+
+}  // namespace raycar

@@ -1,0 +1,73 @@
+#include "raycar/VehicleSettings.h"
+
+#include <cmath>
+
+namespace raycar {
+namespace {
+
+bool isFinite(const btVector3& v) {
+  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+
+void validateWheel(const WheelSettings& wheel, const std::string& name,
+                   std::vector<std::string>& problems) {
+  auto require = [&](bool ok, const std::string& text) {
+    if (!ok) problems.push_back(name + ": " + text);
+  };
+  require(isFinite(wheel.attachmentPoint), "attachment point is not finite");
+  require(wheel.radius > 0 && std::isfinite(wheel.radius), "radius must be > 0 m");
+  require(wheel.width > 0 && std::isfinite(wheel.width), "width must be > 0 m");
+  require(wheel.suspensionMaxLength > 0 && std::isfinite(wheel.suspensionMaxLength),
+          "len_max must be > 0 m");
+  require(std::isfinite(wheel.stiffness) && wheel.stiffness >= 0,
+          "stiffness must be >= 0 N/m (0: automatic)");
+  require(std::isfinite(wheel.damping), "damping must be finite (<= 0: fraction of critical)");
+  if (wheel.stiffness == 0) {
+    require(wheel.suspensionRestLength >= 0 &&
+                wheel.suspensionRestLength < wheel.suspensionMaxLength,
+            "automatic stiffness needs 0 <= len_initial < len_max (len_initial " +
+                std::to_string(wheel.suspensionRestLength) + " m, len_max " +
+                std::to_string(wheel.suspensionMaxLength) + " m)");
+  }
+  require(wheel.spinInertia > 0 && std::isfinite(wheel.spinInertia),
+          "spin inertia must be > 0 kg m^2");
+  require(wheel.axle >= 0, "axle must be >= 0");
+  require(wheel.minFriction >= 0 && std::isfinite(wheel.minFriction), "min_friction must be >= 0");
+  require(wheel.maxFriction >= wheel.minFriction && std::isfinite(wheel.maxFriction),
+          "max_friction must be >= min_friction");
+  for (auto& text : validateTire(wheel.tire, name + " tire")) problems.push_back(text);
+}
+
+}  // namespace
+
+std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings) {
+  std::vector<std::string> problems;
+  const ChassisAxes& axes = settings.axes;
+  if (!isFinite(axes.up) || std::fabs(axes.up.length() - 1) > 1e-4f)
+    problems.push_back("axes: up must be a unit vector");
+  if (!isFinite(axes.forward) || std::fabs(axes.forward.length() - 1) > 1e-4f)
+    problems.push_back("axes: forward must be a unit vector");
+  if (std::fabs(axes.up.dot(axes.forward)) > 1e-4f)
+    problems.push_back("axes: up and forward must be perpendicular");
+  if (settings.wheels.empty()) problems.push_back("vehicle: needs at least one wheel");
+  for (size_t i = 0; i < settings.wheels.size(); ++i)
+    validateWheel(settings.wheels[i], "wheel " + std::to_string(i + 1), problems);
+  if (!(settings.stabilizer >= 0) || !std::isfinite(settings.stabilizer))
+    problems.push_back("stabilizer must be >= 0 (a fraction of stiffness)");
+  const FrictionRules& friction = settings.friction;
+  if (!(friction.slipThreshold >= 0)) problems.push_back("slip_threshold must be >= 0 m/s");
+  if (!(friction.dynamicFrictionRatio > 0)) problems.push_back("dyn_friction_ratio must be > 0");
+  if (!(friction.handbrakeFrictionScale > 0))
+    problems.push_back("handbrake friction scale must be > 0");
+  if (!(friction.maxBrakingFriction > 0)) problems.push_back("max_braking_friction must be > 0");
+  for (auto& text : validateAero(settings.aero)) problems.push_back(text);
+  const ContactSolverSettings& solver = settings.solver;
+  if (solver.iterations < 1 || solver.iterations > 100)
+    problems.push_back("solver: iterations must lie in [1, 100]");
+  if (!(solver.stickSpeed >= 0)) problems.push_back("solver: stick speed must be >= 0 m/s");
+  if (!(solver.bumpStopErrorReduction >= 0 && solver.bumpStopErrorReduction <= 1))
+    problems.push_back("solver: bump stop error reduction must lie in [0, 1]");
+  return problems;
+}
+
+}  // namespace raycar

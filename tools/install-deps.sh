@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages raycar needs to build and test, skipping what is already installed.
+# Run as root on Debian 12 (bookworm).
+set -euo pipefail
+packages=(cmake g++ make libbullet-dev libtinyobjloader-dev doctest-dev libtomlplusplus-dev
+          libbenchmark-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "raycar: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
