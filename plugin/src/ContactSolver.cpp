@@ -4,6 +4,12 @@
 #include <cmath>
 
 namespace raycar {
+namespace {
+// On the falling branch of a friction curve 1 + K dt w can approach 0 (or go below: the law
+// then has more than one root); the Newton step is kept at most this many times the plain
+// fixed-point step.
+constexpr btScalar kMinimumNewtonDenominator = 0.25;
+}  // namespace
 
 void SolverBody::load(btRigidBody* rigidBody, btScalar dt) {
   body = rigidBody;
@@ -73,8 +79,7 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
     };
     normalInverseMass_[i] = inverseMass(contact.normal);
     lateralInverseMass_[i] = inverseMass(contact.lateral);
-    longitudinalInverseMass_[i] = inverseMass(contact.longitudinal) +
-                                  contact.radius * contact.radius * contact.inverseSpinInertia;
+    longitudinalInverseMass_[i] = inverseMass(contact.longitudinal);
   }
 
   // 4. Bump stops first: their impulse adds to the load the friction limits scale with.
@@ -83,14 +88,31 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
     if (contact.active) setFrictionLimits(contact, dt);
 
   // 5. Brakes and friction, swept over the wheels.
+  for (WheelContact& contact : contacts)
+    if (!contact.active) solveAirborneBrake(contact);
+  // Each sweep solves every wheel's longitudinal row, then every lateral row: solving one wheel
+  // completely before the next would let a driven wheel's push yaw the chassis before its
+  // partner's push cancels the yaw, and the stuck lateral rows would keep that as a left-right
+  // fight of internal forces.
   for (int iteration = 0; iteration < iterations; ++iteration) {
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
-      solveBrake(contact);
-      if (contact.active) solveFriction(chassis, contact, dt, i);
+      if (contact.active)
+        commit(chassis, contact, longitudinalCandidate(chassis, contact, i, dt), contact.lateralImpulse);
+    }
+    for (size_t i = 0; i < count; ++i) {
+      WheelContact& contact = contacts[i];
+      if (contact.active)
+        commit(chassis, contact, contact.longitudinalImpulse, lateralCandidate(chassis, contact, i, dt));
     }
   }
 
+  for (WheelContact& contact : contacts) {
+    if (!contact.active) continue;
+    const btVector3 velocity = relativeVelocity(chassis, contact);
+    contact.forwardSpeed = velocity.dot(contact.longitudinal);
+    contact.lateralSpeed = velocity.dot(contact.lateral);
+  }
   addPredicted(chassis, -1);
   for (SolverBody& ground : groundBodies_) addPredicted(ground, -1);
 }
@@ -98,17 +120,18 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
 void ContactSolver::solveBumpStops(SolverBody& chassis, std::vector<WheelContact>& contacts,
                                    btScalar dt, btScalar errorReduction) {
   bool any = false;
-  for (const WheelContact& contact : contacts) any = any || (contact.active && contact.bumpStop);
+  for (const WheelContact& contact : contacts) any = any || (contact.active && contact.bumpStopActive);
   if (!any) return;
-  // An inelastic stop: the contact may not approach the ground faster than it pushes the
-  // overlap out; the accumulated impulse only pushes.
+  // An inelastic stop: the contact may close at most its remaining gap in one step, and pushes
+  // out a fraction of any overlap; the accumulated impulse only pushes.
   const int bumpIterations = 4;
   for (int iteration = 0; iteration < bumpIterations; ++iteration) {
     for (size_t i = 0; i < contacts.size(); ++i) {
       WheelContact& contact = contacts[i];
-      if (!contact.active || !contact.bumpStop) continue;
+      if (!contact.active || !contact.bumpStopActive) continue;
       const btScalar separationSpeed = relativeVelocity(chassis, contact).dot(contact.normal);
-      const btScalar targetSpeed = errorReduction * contact.bumpStopDepth / dt;
+      const btScalar gap = contact.bumpStopGap;
+      const btScalar targetSpeed = gap >= 0 ? -gap / dt : -errorReduction * gap / dt;
       const btScalar bump = contact.normalImpulse - contact.springImpulse;
       const btScalar newBump =
           std::max(btScalar(0), bump + (targetSpeed - separationSpeed) / normalInverseMass_[i]);
@@ -130,73 +153,111 @@ void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
   }
 }
 
-void ContactSolver::solveBrake(WheelContact& contact) {
-  if (contact.inverseSpinInertia == 0 || contact.brakeImpulseLimit <= 0) return;
-  // Target w = 0; the clamp keeps the brake from ever pushing the wheel past standstill.
-  const btScalar wanted = contact.brakeImpulse - contact.angularSpeed / contact.inverseSpinInertia;
-  const btScalar limited =
-      std::clamp(wanted, -contact.brakeImpulseLimit, contact.brakeImpulseLimit);
-  contact.angularSpeed += (limited - contact.brakeImpulse) * contact.inverseSpinInertia;
-  contact.brakeImpulse = limited;
+void ContactSolver::solveAirborneBrake(WheelContact& contact) {
+  if (contact.inverseSpinInertia == 0) return;
+  // The brake stops the wheel at zero and never pushes it past.
+  const btScalar needed = -contact.angularSpeed / contact.inverseSpinInertia;
+  if (std::fabs(needed) <= contact.brakeImpulseLimit) {
+    contact.brakeImpulse = needed;
+    contact.angularSpeed = 0;
+  } else {
+    contact.brakeImpulse = std::copysign(contact.brakeImpulseLimit, needed);
+    contact.angularSpeed += contact.brakeImpulse * contact.inverseSpinInertia;
+  }
 }
 
-void ContactSolver::solveFriction(SolverBody& chassis, WheelContact& contact, btScalar dt,
-                                  size_t index) {
-  const btVector3 velocity = relativeVelocity(chassis, contact);
-  const btScalar longitudinalSlip =
-      velocity.dot(contact.longitudinal) - contact.radius * contact.angularSpeed;
-  const btScalar lateralSlip = velocity.dot(contact.lateral);
-  const btScalar longitudinalMass = longitudinalInverseMass_[index];
-  const btScalar lateralMass = lateralInverseMass_[index];
-  // Impulse changes that would stop the slip outright (static friction).
-  const btScalar stickLongitudinal = -longitudinalSlip / longitudinalMass;
-  const btScalar stickLateral = -lateralSlip / lateralMass;
+btScalar ContactSolver::rowStep(const WheelContact& contact, const FrictionLaw& law,
+                                btScalar impulse, btScalar slip, btScalar inverseMass,
+                                btScalar dt) const {
+  // Static friction removes the slip. The tire's law takes a Newton step on lambda = F(u) dt,
+  // d lambda = (F dt - lambda) / (1 + K dt w), with K < 0 on the curve's falling branch (the
+  // denominator is kept positive there); the step stops at zero slip, never past it.
+  const btScalar stick = -slip / inverseMass;
+  if (contact.boxFriction || contact.staticFriction || law.sticks) return stick;
+  const btScalar denominator =
+      std::max(1 + law.stiffness * dt * inverseMass, kMinimumNewtonDenominator);
+  const btScalar newton = (law.force * dt - impulse) / denominator;
+  return slip > 0 ? std::max(newton, stick) : std::min(newton, stick);
+}
 
-  btScalar longitudinal, lateral;
+btScalar ContactSolver::freeSpin(const WheelContact& contact) const {
+  return contact.angularSpeed - contact.brakeImpulse * contact.inverseSpinInertia +
+         contact.longitudinalImpulse * contact.radius * contact.inverseSpinInertia;
+}
+
+btScalar ContactSolver::longitudinalCandidate(const SolverBody& chassis,
+                                              const WheelContact& contact, size_t index,
+                                              btScalar dt) const {
+  const btScalar forwardSpeed = relativeVelocity(chassis, contact).dot(contact.longitudinal);
+  const btScalar chassisMass = longitudinalInverseMass_[index];
+  const btScalar radius = contact.radius;
+  const btScalar inverseInertia = contact.inverseSpinInertia;
+  auto candidate = [&](btScalar slip, btScalar inverseMass) {
+    const FrictionLaw law = contact.boxFriction ? FrictionLaw{}
+                                                : contact.tire->longitudinal(contact.tireContact, slip);
+    return contact.longitudinalImpulse +
+           rowStep(contact, law, contact.longitudinalImpulse, slip, inverseMass, dt);
+  };
+  // First try the wheel held still by its brake (or locked by the handbrake): the row then sees
+  // the chassis alone.
+  const btScalar held = candidate(forwardSpeed, chassisMass);
+  if (inverseInertia == 0) return held;
+  const btScalar spinFree = freeSpin(contact);
+  const btScalar holdingBrake = held * radius - spinFree / inverseInertia;
+  if (std::fabs(holdingBrake) <= contact.brakeImpulseLimit) return held;
+  // The brake cannot hold it: the wheel turns against the brake at the brake's limit.
+  const btScalar brake = std::copysign(contact.brakeImpulseLimit, holdingBrake);
+  const btScalar spin = spinFree + (brake - contact.longitudinalImpulse * radius) * inverseInertia;
+  return candidate(forwardSpeed - radius * spin, chassisMass + radius * radius * inverseInertia);
+}
+
+btScalar ContactSolver::lateralCandidate(const SolverBody& chassis, const WheelContact& contact,
+                                         size_t index, btScalar dt) const {
+  const btScalar slip = relativeVelocity(chassis, contact).dot(contact.lateral);
+  const FrictionLaw law =
+      contact.boxFriction ? FrictionLaw{} : contact.tire->lateral(contact.tireContact, slip);
+  return contact.lateralImpulse +
+         rowStep(contact, law, contact.lateralImpulse, slip, lateralInverseMass_[index], dt);
+}
+
+void ContactSolver::commit(SolverBody& chassis, WheelContact& contact, btScalar longitudinal,
+                           btScalar lateral) {
   if (contact.boxFriction) {
-    longitudinal = std::clamp(contact.longitudinalImpulse + stickLongitudinal,
-                              -contact.longitudinalLimit, contact.longitudinalLimit);
-    lateral = std::clamp(contact.lateralImpulse + stickLateral, -contact.lateralLimit,
-                         contact.lateralLimit);
+    // Seed 001's handbrake: each direction on its own, each at the (x 0.85) limit.
+    longitudinal = std::clamp(longitudinal, -contact.longitudinalLimit, contact.longitudinalLimit);
+    lateral = std::clamp(lateral, -contact.lateralLimit, contact.lateralLimit);
+  } else if (contact.longitudinalLimit <= 0 || contact.lateralLimit <= 0) {
+    longitudinal = 0;
+    lateral = 0;
   } else {
-    // Newton step on lambda = F(u) dt: d lambda = (F dt - lambda) / (1 + K dt w).
-    auto lawStep = [&](const FrictionLaw& law, btScalar impulse, btScalar inverseMass,
-                       btScalar stickStep) {
-      if (law.sticks) return stickStep;
-      return (law.force * dt - impulse) / (1 + law.stiffness * dt * inverseMass);
-    };
-    const FrictionLaw longitudinalLaw = contact.tire->longitudinal(contact.tireContact, longitudinalSlip);
-    const FrictionLaw lateralLaw = contact.tire->lateral(contact.tireContact, lateralSlip);
-    const btScalar stick = contact.stickWeight;
-    longitudinal = contact.longitudinalImpulse +
-                   stick * stickLongitudinal +
-                   (1 - stick) * lawStep(longitudinalLaw, contact.longitudinalImpulse,
-                                         longitudinalMass, stickLongitudinal);
-    lateral = contact.lateralImpulse + stick * stickLateral +
-              (1 - stick) * lawStep(lateralLaw, contact.lateralImpulse, lateralMass, stickLateral);
     // Friction ellipse (seed 004, step 5): scale both onto the boundary when outside.
-    const btScalar longitudinalLimit = contact.longitudinalLimit;
-    const btScalar lateralLimit = contact.lateralLimit;
-    if (longitudinalLimit <= 0 || lateralLimit <= 0) {
-      longitudinal = 0;
-      lateral = 0;
-    } else {
-      const btScalar x = longitudinal / longitudinalLimit;
-      const btScalar y = lateral / lateralLimit;
-      const btScalar ellipse = x * x + y * y;
-      if (ellipse > 1) {
-        const btScalar scale = 1 / std::sqrt(ellipse);
-        longitudinal *= scale;
-        lateral *= scale;
-      }
+    const btScalar x = longitudinal / contact.longitudinalLimit;
+    const btScalar y = lateral / contact.lateralLimit;
+    const btScalar ellipse = x * x + y * y;
+    if (ellipse > 1) {
+      const btScalar scale = 1 / std::sqrt(ellipse);
+      longitudinal *= scale;
+      lateral *= scale;
     }
   }
-  const btScalar longitudinalChange = longitudinal - contact.longitudinalImpulse;
-  const btScalar lateralChange = lateral - contact.lateralImpulse;
+  // The wheel's spin and brake for the new friction impulse.
+  const btScalar inverseInertia = contact.inverseSpinInertia;
+  if (inverseInertia > 0) {
+    const btScalar spinFree = freeSpin(contact);
+    const btScalar needed = longitudinal * contact.radius - spinFree / inverseInertia;
+    if (std::fabs(needed) <= contact.brakeImpulseLimit) {
+      contact.brakeImpulse = needed;
+      contact.angularSpeed = 0;
+    } else {
+      contact.brakeImpulse = std::copysign(contact.brakeImpulseLimit, needed);
+      // The ground pushes the tire forward; on the wheel that is a torque against forward spin.
+      contact.angularSpeed =
+          spinFree + (contact.brakeImpulse - longitudinal * contact.radius) * inverseInertia;
+    }
+  }
   applyContactImpulse(chassis, contact,
-                      contact.longitudinal * longitudinalChange + contact.lateral * lateralChange);
-  // The ground pushes the tire forward; on the wheel that is a torque against forward spin.
-  contact.angularSpeed -= longitudinalChange * contact.radius * contact.inverseSpinInertia;
+                      contact.longitudinal * (longitudinal - contact.longitudinalImpulse) +
+                          contact.lateral * (lateral - contact.lateralImpulse));
   contact.longitudinalImpulse = longitudinal;
   contact.lateralImpulse = lateral;
 }

@@ -1,18 +1,25 @@
 #pragma once
 // The velocity-level solve of one vehicle's wheel contacts (DESIGN.md steps 6-8).
 //
-// Per wheel in contact there are up to four rows, swept Gauss-Seidel style over all wheels:
-//   bump stop   unilateral, along the contact normal, only while the suspension is bottomed out;
-//   brake       on the wheel's spin only: drives w toward 0, never past it, up to (T_brake +
-//               T_rolling) dt, so a brake stops a wheel without reversing it;
-//   longitudinal  tire surface slip Vx - R w, coupling chassis, ground body and wheel spin;
-//   lateral     side slip Vy.
+// Per wheel in contact there are three rows, swept Gauss-Seidel style over all wheels:
+//   bump stop     unilateral, along the contact normal, speculative: the suspension may not close
+//                 more than its remaining travel in one step, so a hard landing stops at full
+//                 compression instead of overlapping by one step's travel;
+//   longitudinal  tire surface slip Vx - R w, coupling chassis, ground body and wheel spin, solved
+//                 together with the wheel's brake: the brake either holds the wheel (w = 0, brake
+//                 impulse within (T_brake + T_rolling) dt) or turns against it at that limit. The
+//                 block solve matters: a wheel is ~50x lighter than its share of the chassis, so
+//                 alternating brake and friction rows would move the chassis a few % per sweep;
+//   lateral       side slip Vy.
 // The two friction rows follow the tire model's force law through Newton steps on
 // lambda = F(u) dt (u: the row's slip velocity), which is implicit in the slip and therefore
-// stable at any step; their impulses are then projected onto the friction ellipse (or, for a
-// handbraked wheel, onto seed 001's independent box). Below ContactSolverSettings::stickSpeed the
-// rows blend into static friction: target u = 0 up to the friction limit, which a slip law alone
-// cannot give (force needs slip, so a parked car would creep).
+// stable at any step, and are clamped so that friction never reverses a slip within one step
+// (on the curve's falling branch an explicit step would throw a light wheel's spin past the
+// ground speed). The impulses are then projected onto the friction ellipse (or, for a handbraked
+// wheel, onto seed 001's independent box). Below ContactSolverSettings::stickSpeed the rows are
+// static friction instead: target u = 0 up to the friction limit, which a slip law cannot give
+// (its force needs slip, so a parked car would creep, and with the slip epsilons a launching
+// wheel's slip ratio swings by 100% per step).
 //
 // Velocities are worked on as copies and include the velocity change the bodies' current forces
 // (gravity) will add in the next substep, so that friction cancels the slope's pull before it
@@ -68,18 +75,20 @@ struct WheelContact {
   btScalar angularSpeed = 0;       // rad/s, in and out
   btScalar brakeImpulseLimit = 0;  // N m s: (footbrake + rolling resistance torque) dt
   btScalar springImpulse = 0;      // N s along the normal: spring, damper, anti-roll, times dt
-  bool bumpStop = false;           // the suspension is bottomed out
-  btScalar bumpStopDepth = 0;      // m past full compression
+  bool bumpStopActive = false;     // full compression is within reach this step
+  btScalar bumpStopGap = 0;        // m along the normal to full compression, < 0 when past it
   // Tire
   const TireModel* tire = nullptr;
   TireContact tireContact;         // normalLoad is updated with the bump stop's share
   bool boxFriction = false;        // handbraked: seed 001's independent directions
-  btScalar stickWeight = 0;        // [0, 1]: 1 = static friction, 0 = the tire's slip law
+  bool staticFriction = false;     // below stickSpeed: rows stick up to the limit
   // Results (impulses over the step)
   btScalar normalImpulse = 0;      // N s: spring + bump stop
   btScalar longitudinalImpulse = 0;  // N s on the chassis along `longitudinal`
   btScalar lateralImpulse = 0;     // N s on the chassis along `lateral`
   btScalar brakeImpulse = 0;       // N m s on the wheel
+  btScalar forwardSpeed = 0;       // m/s after the solve: contact over ground along `longitudinal`
+  btScalar lateralSpeed = 0;       // m/s after the solve, along `lateral`
   btScalar longitudinalLimit = 0;  // N s: friction ellipse semi-axes (or box half-widths)
   btScalar lateralLimit = 0;
 };
@@ -102,12 +111,24 @@ class ContactSolver {
   btVector3 relativeVelocity(const SolverBody& chassis, const WheelContact& contact) const;
   void solveBumpStops(SolverBody& chassis, std::vector<WheelContact>& contacts, btScalar dt,
                       btScalar errorReduction);
-  void solveBrake(WheelContact& contact);
-  void solveFriction(SolverBody& chassis, WheelContact& contact, btScalar dt, size_t index);
+  void solveAirborneBrake(WheelContact& contact);
+  // Impulse change of one friction row with slip velocity `slip` and inverse mass.
+  btScalar rowStep(const WheelContact& contact, const FrictionLaw& law, btScalar impulse,
+                   btScalar slip, btScalar inverseMass, btScalar dt) const;
+  // The wheel's spin without its brake and friction impulses of this step (drive torque only).
+  btScalar freeSpin(const WheelContact& contact) const;
+  // New total impulses the rows ask for, before the friction limits.
+  btScalar longitudinalCandidate(const SolverBody& chassis, const WheelContact& contact,
+                                 size_t index, btScalar dt) const;
+  btScalar lateralCandidate(const SolverBody& chassis, const WheelContact& contact, size_t index,
+                            btScalar dt) const;
+  // Applies the friction limits, settles the wheel's spin against its brake, and applies the
+  // change of impulse to the bodies.
+  void commit(SolverBody& chassis, WheelContact& contact, btScalar longitudinal, btScalar lateral);
   void setFrictionLimits(WheelContact& contact, btScalar dt);
 
   std::vector<SolverBody> groundBodies_;
-  std::vector<btScalar> longitudinalInverseMass_;
+  std::vector<btScalar> longitudinalInverseMass_;  // chassis and ground only, not the wheel
   std::vector<btScalar> lateralInverseMass_;
   std::vector<btScalar> normalInverseMass_;
 };

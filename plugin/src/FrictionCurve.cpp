@@ -62,42 +62,44 @@ btScalar magicFormula(const MagicFormula& mf, btScalar x) {
   return mf.peakD * std::sin(mf.shapeC * std::atan(bx - mf.curvatureE * (bx - std::atan(bx))));
 }
 
-btScalar interpolatePoints(const std::vector<CurvePoint>& points, btScalar x) {
-  if (x >= points.back().slip) return points.back().friction;
-  const auto upper = std::upper_bound(points.begin(), points.end(), x,
-                                      [](btScalar value, const CurvePoint& p) { return value < p.slip; });
-  const CurvePoint& b = *upper;
-  const CurvePoint& a = *(upper - 1);
-  return a.friction + (b.friction - a.friction) * (x - a.slip) / (b.slip - a.slip);
-}
-
 }  // namespace
 
 FrictionCurve::FrictionCurve(const FrictionCurveSettings& settings) {
-  const bool isFormula = settings.form == FrictionCurveSettings::Form::MagicFormula;
-  const btScalar maxSlip = isFormula ? settings.maxSlip : settings.points.back().slip;
-  inverseSpacing_ = btScalar(kSampleCount) / maxSlip;
-  values_.resize(kSampleCount + 1);
-  for (int i = 0; i <= kSampleCount; ++i) {
-    const btScalar x = maxSlip * btScalar(i) / btScalar(kSampleCount);
-    values_[i] = isFormula ? magicFormula(settings.magicFormula, x)
-                           : interpolatePoints(settings.points, x);
+  if (settings.form == FrictionCurveSettings::Form::MagicFormula) {
+    inverseSpacing_ = btScalar(kSampleCount) / settings.maxSlip;
+    for (int i = 0; i <= kSampleCount; ++i) {
+      const btScalar x = settings.maxSlip * btScalar(i) / btScalar(kSampleCount);
+      slips_.push_back(x);
+      values_.push_back(magicFormula(settings.magicFormula, x));
+    }
+  } else {
+    uniform_ = false;
+    for (const CurvePoint& point : settings.points) {
+      slips_.push_back(point.slip);
+      values_.push_back(point.friction);
+    }
+  }
+  for (size_t i = 0; i < values_.size(); ++i) {
     if (values_[i] > peakValue_) {
       peakValue_ = values_[i];
-      peakSlip_ = x;
+      peakSlip_ = slips_[i];
     }
   }
 }
 
 FrictionCurve::Sample FrictionCurve::evaluate(btScalar slip) const {
   const btScalar sign = slip < 0 ? btScalar(-1) : btScalar(1);
-  const btScalar position = std::fabs(slip) * inverseSpacing_;
-  if (!(position < btScalar(kSampleCount))) return {sign * values_.back(), 0};  // also NaN
-  const int index = int(position);
-  const btScalar fraction = position - btScalar(index);
-  const btScalar low = values_[index];
-  const btScalar high = values_[index + 1];
-  return {sign * (low + (high - low) * fraction), (high - low) * inverseSpacing_};
+  const btScalar magnitude = std::fabs(slip);
+  if (!(magnitude < slips_.back())) return {sign * values_.back(), 0};  // also NaN
+  size_t index;
+  if (uniform_) {
+    index = std::min(size_t(magnitude * inverseSpacing_), slips_.size() - 2);
+  } else {
+    index = size_t(std::upper_bound(slips_.begin(), slips_.end(), magnitude) - slips_.begin()) - 1;
+  }
+  const btScalar span = slips_[index + 1] - slips_[index];
+  const btScalar slope = (values_[index + 1] - values_[index]) / span;
+  return {sign * (values_[index] + slope * (magnitude - slips_[index])), slope};
 }
 
 }  // namespace raycar

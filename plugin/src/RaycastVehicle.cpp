@@ -62,7 +62,7 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
   wheels_.resize(count);
   tires_.resize(count);
   referenceLoads_.resize(count);
-  bumpStopDepths_.assign(count, 0);
+  rayLengthsToContact_.assign(count, 0);
   rayLengths_.resize(count);
   contacts_.resize(count);
   solver_->reserve(count);
@@ -143,9 +143,11 @@ btVector3 RaycastVehicle::worldRight() const {
   return chassis_->getWorldTransform().getBasis() * settings_.axes.right();
 }
 
-btScalar RaycastVehicle::forwardSpeed() const {
-  return chassis_->getLinearVelocity().dot(worldForward());
+btVector3 RaycastVehicle::linearVelocity() const {
+  return chassis_->getLinearVelocity() + pendingVelocityChange_;
 }
+
+btScalar RaycastVehicle::forwardSpeed() const { return linearVelocity().dot(worldForward()); }
 
 btTransform RaycastVehicle::wheelWorldTransform(int wheel) const {
   return wheelWorldTransform(wheel, chassis_->getWorldTransform());
@@ -191,7 +193,6 @@ void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
     const btVector3 to = from + down * rayLengths_[i];
     const WheelRayHit hit = castWheelRay(world, from, to, chassis_);
     state.inContact = hit.hit;
-    bumpStopDepths_[i] = 0;
     if (!hit.hit) {
       state.contactPoint = to;
       state.contactNormal.setZero();
@@ -203,7 +204,7 @@ void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
     state.contactNormal = hit.normal;
     state.groundObject = hit.object;
     const btScalar length = hit.distance - settings.radius;
-    bumpStopDepths_[i] = std::max(btScalar(0), -length);
+    rayLengthsToContact_[i] = length;
     state.suspensionLength = std::clamp(length, btScalar(0), settings.suspensionMaxLength);
   }
 }
@@ -318,9 +319,7 @@ void RaycastVehicle::measureContacts() {
     contact.tireContact.normalLoad = state.normalLoad;
     contact.tireContact.forwardSpeed = forwardSpeed;
     const btScalar contactSpeed = std::sqrt(forwardSpeed * forwardSpeed + sideSpeed * sideSpeed);
-    const btScalar stickSpeed = settings_.solver.stickSpeed;
-    contact.stickWeight =
-        stickSpeed > 0 ? std::clamp(1 - contactSpeed / stickSpeed, btScalar(0), btScalar(1)) : 0;
+    contact.staticFriction = contactSpeed < settings_.solver.stickSpeed;
   }
 }
 
@@ -340,6 +339,7 @@ int RaycastVehicle::groundBodyIndex(btRigidBody* body) {
 }
 
 void RaycastVehicle::solveContacts(btScalar dt) {
+  const btVector3 down = -worldUp();
   solver_->groundBodies().clear();
   for (int i = 0; i < wheelCount(); ++i) {
     const WheelSettings& settings = wheelSettings_[i];
@@ -355,8 +355,13 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     if (!state.inContact) continue;
     contact.normal = state.contactNormal;
     contact.springImpulse = state.normalLoad * dt;
-    contact.bumpStop = bumpStopDepths_[i] > 0;
-    contact.bumpStopDepth = bumpStopDepths_[i];
+    // The bump stop row joins when full compression is within two steps' closing travel (plus
+    // 2 cm); further away it could not act anyway.
+    const btScalar toFullCompression = rayLengthsToContact_[i];
+    contact.bumpStopActive =
+        toFullCompression < 2 * std::max(state.compressionSpeed, btScalar(0)) * dt + btScalar(0.02);
+    const btScalar cosine = std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
+    contact.bumpStopGap = toFullCompression * cosine;
     contact.tire = tires_[i].get();
     contact.boxFriction = state.locked;
     contact.groundBody = -1;
@@ -373,11 +378,12 @@ void RaycastVehicle::solveContacts(btScalar dt) {
 
   SolverBody chassis;
   chassis.load(chassis_, dt);
+  pendingVelocityChange_ = chassis.predictedLinearChange;
   // Aerodynamics act on the chassis alone: drag at the centre of mass, downforce between the
   // axles by its front share (seed 004, step 9).
   const AeroSettings& aero = settings_.aero;
   chassis.linearVelocity += dragForce(aero, chassis.linearVelocity) * (chassis.inverseMass * dt);
-  const btScalar downforceMagnitude = downforce(aero, forwardSpeed());
+  const btScalar downforceMagnitude = downforce(aero, chassis.linearVelocity.dot(worldForward()));
   if (downforceMagnitude > 0) {
     const btScalar point = aero.downforceFrontShare * frontAxleForward_ +
                            (1 - aero.downforceFrontShare) * rearAxleForward_;
@@ -396,6 +402,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
   }
   for (int i = 0; i < wheelCount(); ++i) {
     WheelState& state = wheels_[i];
+    const WheelSettings& settings = wheelSettings_[i];
     const WheelContact& contact = contacts_[i];
     state.angularSpeed = contact.angularSpeed;
     if (!state.inContact) {
@@ -403,6 +410,11 @@ void RaycastVehicle::solveContacts(btScalar dt) {
       continue;
     }
     state.normalLoad = contact.normalImpulse / dt;
+    // Slips as the solved forces see them (the ones measured before the solve lead them by a step).
+    state.slipRatio = slipRatio(contact.forwardSpeed, settings.radius * state.angularSpeed,
+                                settings.tire.slipRatioEpsilon);
+    state.slipAngle = slipAngle(contact.forwardSpeed, contact.lateralSpeed,
+                                settings.tire.slipAngleEpsilon);
     state.longitudinalForce = contact.longitudinalImpulse / dt;
     state.lateralForce = contact.lateralImpulse / dt;
     const btScalar x = contact.longitudinalLimit > 0

@@ -38,9 +38,7 @@ FrictionLaw SlipCurveTire::longitudinal(const TireContact& contact, btScalar sli
   const btScalar referenceSpeed = std::max(std::fabs(contact.forwardSpeed), slipRatioEpsilon_);
   const FrictionCurve::Sample sample = longitudinalCurve_.evaluate(-slipVelocity / referenceSpeed);
   const btScalar scale = contact.friction * contact.normalLoad;
-  // Past the peak the slope is negative; an implicit step on a falling law is unstable, so the
-  // step is explicit there (stiffness 0): the force still follows the curve down to its plateau.
-  return {scale * sample.value, scale * std::max(sample.slope, btScalar(0)) / referenceSpeed, false};
+  return {scale * sample.value, scale * sample.slope / referenceSpeed, false};
 }
 
 FrictionLaw SlipCurveTire::lateral(const TireContact& contact, btScalar slipVelocity) const {
@@ -51,7 +49,7 @@ FrictionLaw SlipCurveTire::lateral(const TireContact& contact, btScalar slipVelo
   // d alpha / d Vy = Vref / (Vy^2 + Vref^2)
   const btScalar angleRate =
       referenceSpeed / (slipVelocity * slipVelocity + referenceSpeed * referenceSpeed);
-  return {-scale * sample.value, scale * std::max(sample.slope, btScalar(0)) * angleRate, false};
+  return {-scale * sample.value, scale * sample.slope * angleRate, false};
 }
 
 btScalar LinearSideFrictionTire::peakLongitudinalForce(const TireContact& contact) const {

@@ -58,7 +58,9 @@ class FrictionCurve {
 
  private:
   static constexpr int kSampleCount = 512;
-  std::vector<btScalar> values_;  // values at x = i / inverseSpacing_, i in [0, kSampleCount]
+  std::vector<btScalar> slips_;   // sample abscissae, increasing from 0
+  std::vector<btScalar> values_;  // mu at slips_
+  bool uniform_ = true;           // slips_[i] = i / inverseSpacing_
   btScalar inverseSpacing_ = 1;
   btScalar peakValue_ = 0;
   btScalar peakSlip_ = 0;

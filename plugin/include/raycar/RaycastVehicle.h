@@ -60,7 +60,12 @@ class RaycastVehicle : public btActionInterface {
   const VehicleSettings& settings() const { return settings_; }
   btRigidBody& chassis() const { return *chassis_; }
   bool handbrake() const { return handbrake_; }
-  btScalar forwardSpeed() const;  // m/s along the chassis forward axis
+  // The chassis velocity over the coming step (m/s). Bullet runs actions after integrating, so
+  // the impulses that hold the car up belong to the next step: between steps the chassis body's
+  // own getLinearVelocity() of a parked car reads g dt upward (0.08 m/s at 1/120 s) until
+  // gravity takes it back. This adds that coming change and reads 0 for a parked car.
+  btVector3 linearVelocity() const;
+  btScalar forwardSpeed() const;  // m/s along the chassis forward axis, from linearVelocity()
   btVector3 worldUp() const;
   btVector3 worldForward() const;
   btVector3 worldRight() const;
@@ -83,12 +88,13 @@ class RaycastVehicle : public btActionInterface {
   std::vector<WheelState> wheels_;
   std::vector<std::shared_ptr<const TireModel>> tires_;
   std::vector<btScalar> referenceLoads_;       // N, for load sensitivity
-  std::vector<btScalar> bumpStopDepths_;       // m past full compression, this step
+  std::vector<btScalar> rayLengthsToContact_;  // m: hit distance - radius, < 0 past full travel
   std::vector<btScalar> rayLengths_;           // m
   std::vector<WheelContact> contacts_;
   std::unique_ptr<ContactSolver> solver_;
   btScalar frontAxleForward_ = 0;  // m, chassis forward coordinate of the front-most wheel
   btScalar rearAxleForward_ = 0;   // m, of the rear-most wheel
+  btVector3 pendingVelocityChange_{0, 0, 0};  // m/s the chassis' forces add next step
   bool handbrake_ = false;
 };
 

@@ -51,7 +51,7 @@ struct TireContact {
 // A tire's force in one direction, linearised at the current slip velocity.
 struct FrictionLaw {
   btScalar force = 0;      // N along the direction (opposes the slip velocity)
-  btScalar stiffness = 0;  // N s/m: -dForce / dSlipVelocity, >= 0
+  btScalar stiffness = 0;  // N s/m: -dForce / dSlipVelocity; < 0 past the curve's peak
   bool sticks = false;     // the tire removes all slip up to the friction limit (Coulomb)
 };
 

@@ -31,7 +31,7 @@ struct FrictionRules {
 // The velocity-level contact solve (ContactSolver.cpp).
 struct ContactSolverSettings {
   int iterations = 8;          // Gauss-Seidel sweeps over the wheels per step
-  btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire blends into static friction
+  btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire is static friction
   btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
 };
 

@@ -1,0 +1,90 @@
+#pragma once
+// A small Bullet world and a reference car for the physics tests.
+//
+// The reference car is a 1200 kg box chassis on four wheels with a 2.6 m wheelbase and 1.6 m
+// track. Its geometry is given in "car coordinates" (right, up, forward) and mapped onto the
+// chassis axes of the world under test, so the same car exists in a Y-up and a Z-up world.
+
+#include <btBulletDynamicsCommon.h>
+
+#include <memory>
+#include <vector>
+
+#include "raycar/RaycastVehicle.h"
+
+namespace raycar::test {
+
+// (right, up, forward) in metres, mapped through the chassis axes.
+btVector3 carToLocal(const ChassisAxes& axes, btScalar right, btScalar up, btScalar forward);
+
+class TestWorld {
+ public:
+  explicit TestWorld(const btVector3& gravity = btVector3(0, -9.81f, 0));
+  ~TestWorld();
+
+  btDiscreteDynamicsWorld& world() { return *world_; }
+  // An infinite static plane through `point` with normal `normal`.
+  btRigidBody* addStaticPlane(const btVector3& normal, const btVector3& point, btScalar friction);
+  // A box; mass 0 makes it static. Kinematic when `kinematic` is set.
+  btRigidBody* addBox(btScalar mass, const btVector3& halfExtents, const btTransform& transform,
+                      btScalar friction, bool kinematic = false);
+  // Fixed step of dt, one substep.
+  void step(btScalar dt) { world_->stepSimulation(dt, 1, dt); }
+
+ private:
+  btRigidBody* addBody(btScalar mass, btCollisionShape* shape, const btTransform& transform,
+                       btScalar friction);
+  std::unique_ptr<btDefaultCollisionConfiguration> configuration_;
+  std::unique_ptr<btCollisionDispatcher> dispatcher_;
+  std::unique_ptr<btDbvtBroadphase> broadphase_;
+  std::unique_ptr<btSequentialImpulseConstraintSolver> solver_;
+  std::unique_ptr<btDiscreteDynamicsWorld> world_;
+  std::vector<std::unique_ptr<btCollisionShape>> shapes_;
+  std::vector<std::unique_ptr<btMotionState>> motionStates_;
+  std::vector<std::unique_ptr<btRigidBody>> bodies_;
+  std::vector<btActionInterface*> actions_;
+};
+
+struct CarSpec {
+  ChassisAxes axes;                 // the chassis' local axes
+  btScalar mass = 1200;             // kg
+  btScalar wheelbase = 2.6;         // m
+  btScalar track = 1.6;             // m
+  btScalar centerOfMassForward = 0;  // m ahead of mid-wheelbase
+  btScalar centerOfMassHeight = 0.55;  // m above ground at rest (len_initial)
+  btScalar radius = 0.33;           // m
+  btScalar lenMax = 0.3;            // m
+  btScalar lenInitial = 0.2;        // m
+  btScalar stiffness = 0;           // N/m, 0 = automatic
+  btScalar damping = -1;            // critical
+  btScalar spinInertia = 0.8;       // kg m^2
+  btScalar tireFriction = 1.0;
+  TireModelKind tireModel = TireModelKind::SlipCurves;
+  btScalar loadSensitivity = 0;
+  bool rearHandbrakeOnly = true;    // otherwise the handbrake locks all four wheels
+  AeroSettings aero = [] {
+    AeroSettings none;
+    none.dragArea = 0;
+    none.rollingResistance = 0;
+    return none;
+  }();
+};
+
+// Wheel order: 0 front left, 1 front right, 2 rear left, 3 rear right.
+VehicleSettings makeCarSettings(const CarSpec& spec);
+
+struct TestCar {
+  btRigidBody* chassis = nullptr;
+  std::unique_ptr<RaycastVehicle> vehicle;
+};
+
+// Adds the chassis body (box) at `transform` (its centre of mass), then the vehicle as an action.
+TestCar addCar(TestWorld& world, const CarSpec& spec, const btTransform& transform,
+               const VehicleSettings* settingsOverride = nullptr);
+
+// Chassis height above ground at which all springs are exactly at len_max (wheels just touch).
+btScalar touchdownHeight(const CarSpec& spec);
+// Chassis height above ground with all springs at len_initial.
+inline btScalar restHeight(const CarSpec& spec) { return spec.centerOfMassHeight; }
+
+}  // namespace raycar::test

@@ -1,0 +1,195 @@
+// Driving: acceleration, turning radius, braking distance, coasting, wheel spin and brakes.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "TestWorld.h"
+
+using namespace raycar;
+using namespace raycar::test;
+
+namespace {
+
+constexpr btScalar kGravity = 9.81f;
+constexpr btScalar kStep = 1.0f / 120;
+
+struct FlatScene {
+  TestWorld world;
+  TestCar car;
+  explicit FlatScene(const CarSpec& spec, btScalar groundFriction = 1) {
+    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), groundFriction);
+    car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+    run(1);  // settle on the springs
+  }
+  void run(btScalar seconds) {
+    for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) world.step(kStep);
+  }
+  btScalar speed() const { return car.vehicle->forwardSpeed(); }
+  btVector3 position() const { return car.chassis->getCenterOfMassPosition(); }
+};
+
+}  // namespace
+
+TEST_CASE("driving torque accelerates the car at sum(T) / R / (m + sum(I) / R^2)") {
+  CarSpec spec;
+  FlatScene scene(spec);
+  const btScalar torque = 300;  // N m on each rear wheel, well inside the friction limit
+  scene.car.vehicle->setDriveTorque(2, torque);
+  scene.car.vehicle->setDriveTorque(3, torque);
+  scene.run(0.5f);
+  const btScalar v0 = scene.speed();
+  scene.run(2);
+  const double effectiveMass = spec.mass + 4 * spec.spinInertia / (spec.radius * spec.radius);
+  const double expected = 2 * torque / spec.radius / effectiveMass;
+  INFO("acceleration " << (scene.speed() - v0) / 2 << " m/s^2, expected " << expected);
+  CHECK((scene.speed() - v0) / 2 == doctest::Approx(expected).epsilon(0.02));
+}
+
+TEST_CASE("a steady turn at 2-3 m/s has the radius wheelbase / tan(steer) within 3%") {
+  // Ackermann angles for a rear-axle-centre radius R: tan(inner) = L / (R - t/2),
+  // tan(outer) = L / (R + t/2); the equivalent bicycle steer is atan(L / R).
+  for (TireModelKind model : {TireModelKind::SlipCurves, TireModelKind::LinearSideFriction}) {
+    CarSpec spec;
+    spec.tireModel = model;
+    FlatScene scene(spec);
+    const btScalar steer = btScalar(0.3);  // rad, bicycle equivalent
+    const btScalar radius = spec.wheelbase / std::tan(steer);
+    RaycastVehicle& vehicle = *scene.car.vehicle;
+    vehicle.setSteerAngle(0, std::atan(spec.wheelbase / (radius - spec.track / 2)));  // inner, left
+    vehicle.setSteerAngle(1, std::atan(spec.wheelbase / (radius + spec.track / 2)));
+    const btVector3 rearAxleCentre =
+        carToLocal(spec.axes, 0, spec.radius + spec.lenInitial - spec.centerOfMassHeight,
+                   -spec.wheelbase / 2);
+    double radiusSum = 0;
+    int samples = 0;
+    for (int i = 0; i < int(12 / kStep); ++i) {
+      const btScalar torque = std::clamp(400 * (2.5f - scene.speed()), btScalar(-200), btScalar(400));
+      vehicle.setDriveTorque(2, torque);
+      vehicle.setDriveTorque(3, torque);
+      scene.world.step(kStep);
+      if (i * kStep < 6) continue;  // reach the steady state first
+      const btTransform& transform = scene.car.chassis->getWorldTransform();
+      const btVector3 arm = transform.getBasis() * rearAxleCentre;
+      const btScalar pointSpeed = scene.car.chassis->getVelocityInLocalPoint(arm).length();
+      const btScalar yawRate = scene.car.chassis->getAngularVelocity().dot(vehicle.worldUp());
+      radiusSum += pointSpeed / std::fabs(yawRate);
+      ++samples;
+    }
+    const double measured = radiusSum / samples;
+    INFO("tire model " << int(model) << ": radius " << measured << " m, expected " << radius
+                       << " m at " << scene.speed() << " m/s");
+    CHECK(scene.speed() == doctest::Approx(2.5).epsilon(0.05));
+    CHECK(measured == doctest::Approx(radius).epsilon(0.03));
+  }
+}
+
+namespace {
+// Locked-wheel stop from 20 m/s; returns the distance travelled.
+double lockedWheelStop(const CarSpec& spec, btScalar groundFriction) {
+  FlatScene scene(spec, groundFriction);
+  const btScalar initialSpeed = 20;
+  scene.car.chassis->setLinearVelocity(scene.car.vehicle->worldForward() * initialSpeed);
+  for (int i = 0; i < 4; ++i) scene.car.vehicle->setBrakeTorque(i, 6000);  // >> mu N R
+  const btVector3 start = scene.position();
+  for (int i = 0; i < int(10 / kStep) && scene.speed() > 0.001f; ++i) scene.world.step(kStep);
+  for (int i = 0; i < 4; ++i) CHECK(scene.car.vehicle->wheelState(i).angularSpeed == 0);
+  return (scene.position() - start).length();
+}
+}  // namespace
+
+TEST_CASE("braking with locked wheels from 20 m/s on mu 0.8 stops in v^2 / (2 mu g) within 5%") {
+  // Coulomb tire (seed 000 model): sliding friction is mu itself.
+  CarSpec coulomb;
+  coulomb.tireModel = TireModelKind::LinearSideFriction;
+  coulomb.tireFriction = 0.8f;
+  const double coulombDistance = lockedWheelStop(coulomb, 0.8f);
+  const double expected = 20.0 * 20.0 / (2 * 0.8 * kGravity);
+  INFO("Coulomb tire: " << coulombDistance << " m, expected " << expected << " m");
+  CHECK(coulombDistance == doctest::Approx(expected).epsilon(0.05));
+
+  // Slip-curve tire: a locked wheel (s = -1) slides at mu times the curve's value there.
+  CarSpec curves;
+  curves.tireFriction = 0.8f;
+  const double slideMu = 0.8 * std::fabs(FrictionCurve(defaultLongitudinalCurve()).evaluate(-1).value);
+  const double curveDistance = lockedWheelStop(curves, 0.8f);
+  const double expectedCurve = 20.0 * 20.0 / (2 * slideMu * kGravity);
+  INFO("slip-curve tire: " << curveDistance << " m, expected " << expectedCurve << " m");
+  CHECK(curveDistance == doctest::Approx(expectedCurve).epsilon(0.05));
+}
+
+TEST_CASE("coasting deceleration matches (1/2 rho CdA v^2 + Crr m g) / m within 3%") {
+  CarSpec spec;
+  spec.aero.dragArea = 0.7f;
+  spec.aero.airDensity = 1.225f;
+  spec.aero.rollingResistance = 0.012f;
+  FlatScene scene(spec);
+  scene.car.chassis->setLinearVelocity(scene.car.vehicle->worldForward() * 30);
+  scene.run(1);  // the wheels spin up to rolling speed
+  // Rolling wheels store energy too: the exact deceleration divides by m + sum(I) / R^2.
+  const double effectiveMass = spec.mass + 4 * spec.spinInertia / (spec.radius * spec.radius);
+  for (int window = 0; window < 3; ++window) {
+    const double before = scene.speed();
+    scene.run(1);
+    const double after = scene.speed();
+    const double mean = (before + after) / 2;
+    const double resistance = 0.5 * 1.225 * 0.7 * mean * mean + 0.012 * spec.mass * kGravity;
+    const double measured = before - after;  // over 1 s
+    INFO("at " << mean << " m/s: " << measured << " m/s^2, expected " << resistance / spec.mass);
+    CHECK(measured == doctest::Approx(resistance / spec.mass).epsilon(0.03));
+    CHECK(measured == doctest::Approx(resistance / effectiveMass).epsilon(0.01));
+    scene.run(2);
+  }
+}
+
+TEST_CASE("a brake stops a spinning wheel at zero and never reverses it; the handbrake locks") {
+  TestWorld world;
+  CarSpec spec;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, 100, 0)));
+  RaycastVehicle& vehicle = *car.vehicle;
+  vehicle.setDriveTorque(2, 80);  // rear left, airborne: w = T t / I
+  for (int i = 0; i < 60; ++i) world.step(kStep);
+  const btScalar spin = vehicle.wheelState(2).angularSpeed;
+  CHECK(spin == doctest::Approx(80 * 0.5 / spec.spinInertia).epsilon(1e-4));
+  vehicle.setDriveTorque(2, 0);
+  vehicle.setBrakeTorque(2, 20);
+  // Decelerates at 20 / 0.8 = 25 rad/s^2: 50 rad/s stops after 2 s, then stays at exactly 0.
+  for (int i = 0; i < 120; ++i) world.step(kStep);
+  CHECK(vehicle.wheelState(2).angularSpeed == doctest::Approx(spin - 25 * 1.0).epsilon(1e-3));
+  for (int i = 0; i < 240; ++i) {
+    world.step(kStep);
+    CHECK(vehicle.wheelState(2).angularSpeed >= 0);
+  }
+  CHECK(vehicle.wheelState(2).angularSpeed == 0);
+  // The handbrake locks a can_brake wheel even against drive torque.
+  vehicle.setBrakeTorque(2, 0);
+  vehicle.setDriveTorque(2, 300);
+  vehicle.setHandbrake(true);
+  for (int i = 0; i < 30; ++i) world.step(kStep);
+  CHECK(vehicle.wheelState(2).angularSpeed == 0);
+  CHECK(vehicle.wheelState(2).locked);
+}
+
+TEST_CASE("in a power slide every tire stays on its friction ellipse, and the rear ones reach it") {
+  CarSpec spec;
+  FlatScene scene(spec);
+  RaycastVehicle& vehicle = *scene.car.vehicle;
+  scene.car.chassis->setLinearVelocity(vehicle.worldForward() * 12);
+  scene.run(0.5f);
+  vehicle.setSteerAngle(0, 0.35f);
+  vehicle.setSteerAngle(1, 0.35f);
+  vehicle.setDriveTorque(2, 1500);
+  vehicle.setDriveTorque(3, 1500);
+  double largestRearUtilization = 0;
+  for (int i = 0; i < int(2 / kStep); ++i) {
+    scene.world.step(kStep);
+    for (int w = 0; w < 4; ++w) {
+      const WheelState& wheel = vehicle.wheelState(w);
+      CHECK(wheel.utilization <= 1.0 + 1e-4);
+      CHECK(std::isfinite(wheel.longitudinalForce));
+      if (w >= 2) largestRearUtilization = std::max<double>(largestRearUtilization, wheel.utilization);
+    }
+  }
+  CHECK(largestRearUtilization > 0.99);
+  CHECK(std::fabs(vehicle.wheelState(2).slipAngle) > 0.05);  // the rear is sliding sideways
+}

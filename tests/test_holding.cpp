@@ -1,0 +1,161 @@
+// Standing still: slopes, rest jitter, moving platforms, dynamic ground.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "TestWorld.h"
+
+using namespace raycar;
+using namespace raycar::test;
+
+namespace {
+
+constexpr btScalar kGravity = 9.81f;
+constexpr btScalar kStep = 1.0f / 120;
+
+btScalar degrees(btScalar angle) { return angle * SIMD_PI / 180; }
+
+// A plane through the origin tilted by `slope` about the x axis, and the reference car resting on
+// it, facing downhill, with the handbrake on.
+struct SlopeScene {
+  TestWorld world;
+  TestCar car;
+  btVector3 downhill;
+  SlopeScene(btScalar slope, const CarSpec& spec) {
+    const btQuaternion tilt(btVector3(1, 0, 0), slope);
+    const btVector3 normal = quatRotate(tilt, btVector3(0, 1, 0));
+    downhill = quatRotate(tilt, btVector3(0, 0, 1));  // the car's forward: -y along the slope
+    world.addStaticPlane(normal, btVector3(0, 0, 0), 1);
+    car = addCar(world, spec, btTransform(tilt, normal * restHeight(spec)));
+    car.vehicle->setHandbrake(true);
+  }
+  btVector3 position() const { return car.chassis->getCenterOfMassPosition(); }
+  void run(btScalar seconds) {
+    for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) world.step(kStep);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("parked with the rear handbrake on a 15 degree slope at friction 1: < 1 cm in 10 s") {
+  CarSpec spec;  // tire friction 1, ground friction 1: mu = 1
+  SlopeScene scene(degrees(15), spec);
+  scene.run(0.5f);
+  const btVector3 start = scene.position();
+  scene.run(10);
+  const double moved = (scene.position() - start).length();
+  INFO("moved " << moved * 1000 << " mm");
+  CHECK(moved < 0.01);
+}
+
+TEST_CASE("with every wheel handbraked the car holds below atan(0.85 mu) and slides above it") {
+  // Seed 001: a handbraked wheel's friction is multiplied by 0.85 in each direction, so the
+  // Coulomb limit of a locked car is tan(slope) = 0.85 mu. Above it the car slides with
+  // a = g (sin - 0.85 mu cos).
+  CarSpec spec;
+  spec.rearHandbrakeOnly = false;
+  const btScalar limit = std::atan(btScalar(0.85));
+  {
+    SlopeScene holding(limit - degrees(3), spec);
+    holding.run(0.5f);
+    const btVector3 start = holding.position();
+    holding.run(5);
+    CHECK((holding.position() - start).length() < 0.01);
+  }
+  {
+    const btScalar slope = limit + degrees(3);
+    SlopeScene sliding(slope, spec);
+    sliding.run(0.5f);
+    const btScalar startSpeed = sliding.car.chassis->getLinearVelocity().dot(sliding.downhill);
+    sliding.run(2);
+    const btScalar endSpeed = sliding.car.chassis->getLinearVelocity().dot(sliding.downhill);
+    const double expected = kGravity * (std::sin(slope) - 0.85 * std::cos(slope));
+    INFO("acceleration " << (endSpeed - startSpeed) / 2 << " m/s^2, expected " << expected);
+    CHECK((endSpeed - startSpeed) / 2 == doctest::Approx(expected).epsilon(0.05));
+  }
+  {
+    // Steeper than atan(mu) itself: slides whatever the handbrake does.
+    SlopeScene steep(std::atan(btScalar(1)) + degrees(2), spec);
+    steep.run(2);
+    CHECK(steep.car.chassis->getLinearVelocity().dot(steep.downhill) > 1.0);
+  }
+}
+
+TEST_CASE("at rest on flat ground the chassis speed RMS over 5 s is below 1 mm/s") {
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  CarSpec spec;
+  spec.centerOfMassForward = 0.2f;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+  for (int i = 0; i < int(2 / kStep); ++i) world.step(kStep);
+  // Speed two ways: from the distance the chassis moves each step, and as the vehicle reports it.
+  double movedSquares = 0, reportedSquares = 0;
+  const int steps = int(5 / kStep);
+  for (int i = 0; i < steps; ++i) {
+    const btVector3 before = car.chassis->getCenterOfMassPosition();
+    world.step(kStep);
+    movedSquares += ((car.chassis->getCenterOfMassPosition() - before) / kStep).length2();
+    reportedSquares += car.vehicle->linearVelocity().length2();
+  }
+  const double movedRms = std::sqrt(movedSquares / steps);
+  const double reportedRms = std::sqrt(reportedSquares / steps);
+  INFO("speed RMS " << movedRms * 1000 << " mm/s moved, " << reportedRms * 1000 << " mm/s reported");
+  CHECK(movedRms < 0.001);
+  CHECK(reportedRms < 0.001);
+}
+
+TEST_CASE("on a moving platform slip is relative to the platform: a parked car rides along") {
+  TestWorld world;
+  const btVector3 platformVelocity(2, 0, 0);  // m/s, sideways to the car
+  btRigidBody* platform = world.addBox(0, btVector3(20, 0.5f, 20),
+                                       btTransform(btQuaternion::getIdentity(), btVector3(0, -0.5f, 0)),
+                                       1, true);
+  CarSpec spec;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+  car.vehicle->setHandbrake(true);
+  btTransform platformTransform = platform->getWorldTransform();
+  for (int i = 0; i < int(3 / kStep); ++i) {
+    platformTransform.setOrigin(platformTransform.getOrigin() + platformVelocity * kStep);
+    platform->getMotionState()->setWorldTransform(platformTransform);
+    world.step(kStep);
+  }
+  CHECK(platform->getLinearVelocity().x() == doctest::Approx(2).epsilon(1e-3));
+  const btVector3 carVelocity = car.chassis->getLinearVelocity();
+  CHECK(carVelocity.x() == doctest::Approx(2).epsilon(0.01));
+  CHECK(std::fabs(carVelocity.z()) < 0.01);
+  CHECK(car.vehicle->wheelState(0).inContact);
+}
+
+TEST_CASE("a car parked on a dynamic box: the box carries the car's weight") {
+  TestWorld world;
+  btRigidBody* ground = world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  const btScalar boxMass = 500;
+  btRigidBody* box = world.addBox(boxMass, btVector3(2, 0.25f, 3),
+                                  btTransform(btQuaternion::getIdentity(), btVector3(0, 0.25f, 0)), 1);
+  box->setActivationState(DISABLE_DEACTIVATION);
+  CarSpec spec;
+  TestCar car = addCar(world, spec,
+                       btTransform(btQuaternion::getIdentity(), btVector3(0, 0.5f + restHeight(spec), 0)));
+  car.vehicle->setHandbrake(true);
+  for (int i = 0; i < int(2 / kStep); ++i) world.step(kStep);
+  const btVector3 boxStart = box->getCenterOfMassPosition();
+  for (int i = 0; i < int(1 / kStep); ++i) world.step(kStep);
+  // The ground's contact impulses on the box over one step, divided by the step: the weight of
+  // box and car together.
+  double groundImpulse = 0;
+  btDispatcher* dispatcher = world.world().getDispatcher();
+  for (int m = 0; m < dispatcher->getNumManifolds(); ++m) {
+    const btPersistentManifold* manifold = dispatcher->getManifoldByIndexInternal(m);
+    const bool boxOnGround = (manifold->getBody0() == box && manifold->getBody1() == ground) ||
+                             (manifold->getBody0() == ground && manifold->getBody1() == box);
+    if (!boxOnGround) continue;
+    for (int p = 0; p < manifold->getNumContacts(); ++p)
+      groundImpulse += manifold->getContactPoint(p).getAppliedImpulse();
+  }
+  const double carried = groundImpulse / kStep;
+  const double expected = (boxMass + spec.mass) * kGravity;
+  INFO("ground carries " << carried << " N, expected " << expected << " N");
+  CHECK(carried == doctest::Approx(expected).epsilon(0.02));
+  CHECK(car.vehicle->wheelState(0).groundObject == box);
+  CHECK((box->getCenterOfMassPosition() - boxStart).length() < 0.001);
+}

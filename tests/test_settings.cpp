@@ -1,0 +1,110 @@
+// Settings are validated once, at construction; bad inputs get a clear error.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "TestWorld.h"
+#include "raycar/Error.h"
+
+using namespace raycar;
+using namespace raycar::test;
+
+namespace {
+bool mentions(const std::vector<std::string>& problems, const std::string& text) {
+  for (const std::string& problem : problems)
+    if (problem.find(text) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+TEST_CASE("the reference car's settings are valid") {
+  CHECK(validateVehicleSettings(makeCarSettings(CarSpec{})).empty());
+}
+
+TEST_CASE("every invalid field is reported with the wheel it belongs to") {
+  struct Row {
+    void (*breakIt)(VehicleSettings&);
+    const char* expected;
+  };
+  const Row rows[] = {
+      {[](VehicleSettings& s) { s.wheels[1].radius = 0; }, "wheel 2: radius must be > 0"},
+      {[](VehicleSettings& s) { s.wheels[2].suspensionRestLength = 0.4f; },
+       "wheel 3: automatic stiffness needs 0 <= len_initial < len_max"},
+      {[](VehicleSettings& s) { s.wheels[0].stiffness = -5; }, "wheel 1: stiffness must be >= 0"},
+      {[](VehicleSettings& s) { s.wheels[3].damping = NAN; }, "wheel 4: damping must be finite"},
+      {[](VehicleSettings& s) { s.wheels[0].attachmentPoint.setX(INFINITY); },
+       "wheel 1: attachment point is not finite"},
+      {[](VehicleSettings& s) { s.wheels[1].spinInertia = 0; }, "wheel 2: spin inertia"},
+      {[](VehicleSettings& s) { s.wheels[1].maxFriction = -1; }, "wheel 2: max_friction"},
+      {[](VehicleSettings& s) { s.wheels[0].tire.slipRatioEpsilon = 0; },
+       "wheel 1 tire: slip ratio epsilon"},
+      {[](VehicleSettings& s) { s.wheels[0].tire.lateralCurve.magicFormula.shapeC = 3; },
+       "wheel 1 tire lateral curve: C must lie in (0, 2)"},
+      {[](VehicleSettings& s) { s.axes.forward = btVector3(0, 1, 0); },
+       "axes: up and forward must be perpendicular"},
+      {[](VehicleSettings& s) { s.wheels.clear(); }, "needs at least one wheel"},
+      {[](VehicleSettings& s) { s.stabilizer = -1; }, "stabilizer must be >= 0"},
+      {[](VehicleSettings& s) { s.friction.dynamicFrictionRatio = 0; }, "dyn_friction_ratio"},
+      {[](VehicleSettings& s) { s.aero.rollingResistance = -0.1f; }, "aero: rolling resistance"},
+      {[](VehicleSettings& s) { s.solver.iterations = 0; }, "solver: iterations"},
+  };
+  for (const Row& row : rows) {
+    VehicleSettings settings = makeCarSettings(CarSpec{});
+    row.breakIt(settings);
+    const std::vector<std::string> problems = validateVehicleSettings(settings);
+    CHECK_MESSAGE(mentions(problems, row.expected), row.expected);
+  }
+}
+
+TEST_CASE("construction throws a SettingsError that lists all problems at once") {
+  TestWorld world;
+  CarSpec spec;
+  VehicleSettings settings = makeCarSettings(spec);
+  settings.wheels[0].radius = -1;
+  settings.wheels[3].suspensionMaxLength = 0;
+  try {
+    addCar(world, spec, btTransform::getIdentity(), &settings);
+    FAIL("expected SettingsError");
+  } catch (const SettingsError& error) {
+    CHECK(mentions(error.problems(), "wheel 1: radius"));
+    CHECK(mentions(error.problems(), "wheel 4: len_max"));
+  }
+}
+
+TEST_CASE("automatic stiffness without gravity or mass is an error, not a zero spring") {
+  TestWorld world(btVector3(0, 0, 0));
+  CHECK_THROWS_AS(addCar(world, CarSpec{}, btTransform::getIdentity()), SettingsError);
+}
+
+TEST_CASE("bad per-wheel inputs throw InputError and change nothing") {
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  TestCar car = addCar(world, CarSpec{}, btTransform(btQuaternion::getIdentity(), btVector3(0, 0.55f, 0)));
+  RaycastVehicle& vehicle = *car.vehicle;
+  vehicle.setDriveTorque(2, 100);
+  CHECK_THROWS_AS(vehicle.setDriveTorque(2, NAN), InputError);
+  CHECK(vehicle.wheelState(2).driveTorque == 100);
+  CHECK_THROWS_AS(vehicle.setDriveTorque(4, 1), InputError);
+  CHECK_THROWS_AS(vehicle.setDriveTorque(-1, 1), InputError);
+  CHECK_THROWS_AS(vehicle.setBrakeTorque(0, -10), InputError);
+  CHECK_THROWS_AS(vehicle.setBrakeTorque(0, INFINITY), InputError);
+  CHECK_THROWS_AS(vehicle.setSteerAngle(0, 2.0f), InputError);
+  CHECK_THROWS_AS(vehicle.wheelState(7), InputError);
+  try {
+    vehicle.setDriveTorque(1, NAN);
+  } catch (const InputError& error) {
+    CHECK(std::string(error.what()) == "wheel 2: drive torque is not finite");
+  }
+}
+
+TEST_CASE("a step of dt = 0, negative or NaN leaves the vehicle and chassis untouched") {
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  TestCar car = addCar(world, CarSpec{}, btTransform(btQuaternion::getIdentity(), btVector3(0, 0.6f, 0)));
+  car.chassis->setLinearVelocity(btVector3(1, 0, 2));
+  for (btScalar dt : {btScalar(0), btScalar(-0.01), btScalar(NAN), btScalar(INFINITY)}) {
+    car.vehicle->updateAction(&world.world(), dt);
+    CHECK(car.chassis->getLinearVelocity() == btVector3(1, 0, 2));
+    CHECK(car.vehicle->wheelState(0).normalLoad == 0);
+  }
+}

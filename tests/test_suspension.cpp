@@ -1,0 +1,167 @@
+// Suspension: static sag, automatic stiffness, critical damping, anti-roll, bump stop, flight.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "TestWorld.h"
+
+using namespace raycar;
+using namespace raycar::test;
+
+namespace {
+
+constexpr btScalar kGravity = 9.81f;
+constexpr btScalar kStep = 1.0f / 120;
+
+struct FlatGround {
+  TestWorld world;
+  FlatGround() { world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1); }
+};
+
+btTransform at(btScalar height) { return btTransform(btQuaternion::getIdentity(), btVector3(0, height, 0)); }
+
+void run(TestWorld& world, btScalar seconds) {
+  for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) world.step(kStep);
+}
+
+}  // namespace
+
+TEST_CASE("static sag equals m g / k per wheel within 1%") {
+  // Explicit stiffness, centre of mass 0.3 m ahead of mid-wheelbase so that the front wheels carry
+  // more than the rear: N_front = W (1.3 + 0.3) / 2.6 / 2 by the lever rule.
+  FlatGround ground;
+  CarSpec spec;
+  spec.stiffness = 30000;
+  spec.centerOfMassForward = 0.3f;
+  TestCar car = addCar(ground.world, spec, at(touchdownHeight(spec)));
+  run(ground.world, 6);
+  const double weight = spec.mass * kGravity;
+  const double frontLoad = weight * (1.3 + 0.3) / 2.6 / 2, rearLoad = weight * (1.3 - 0.3) / 2.6 / 2;
+  for (int i = 0; i < 4; ++i) {
+    const double expectedSag = (i < 2 ? frontLoad : rearLoad) / spec.stiffness;
+    const WheelState& wheel = car.vehicle->wheelState(i);
+    INFO("wheel " << i << " sag " << wheel.suspensionCompression << " m, expected " << expectedSag);
+    CHECK(wheel.suspensionCompression == doctest::Approx(expectedSag).epsilon(0.01));
+    CHECK(wheel.normalLoad == doctest::Approx(i < 2 ? frontLoad : rearLoad).epsilon(0.01));
+  }
+}
+
+TEST_CASE("automatic stiffness rests every spring at len_initial within 2 mm") {
+  FlatGround ground;
+  CarSpec spec;
+  spec.centerOfMassForward = 0.35f;  // unequal axle loads: the springs must differ
+  TestCar car = addCar(ground.world, spec, at(touchdownHeight(spec)));
+  CHECK(car.vehicle->wheelState(0).stiffness > 1.5 * car.vehicle->wheelState(2).stiffness);
+  run(ground.world, 6);
+  for (int i = 0; i < 4; ++i) {
+    INFO("wheel " << i);
+    CHECK(std::fabs(car.vehicle->wheelState(i).suspensionLength - spec.lenInitial) < 0.002);
+  }
+}
+
+namespace {
+// Releases the car with every spring at len_max and returns the largest compression reached
+// relative to the final static compression, minus one: the step response's overshoot.
+double dropOvershoot(btScalar damping) {
+  FlatGround ground;
+  CarSpec spec;
+  spec.damping = damping;
+  TestCar car = addCar(ground.world, spec, at(touchdownHeight(spec)));
+  double largest = 0;
+  for (int i = 0; i < int(6 / kStep); ++i) {
+    ground.world.step(kStep);
+    largest = std::max<double>(largest, car.vehicle->wheelState(0).suspensionCompression);
+  }
+  const double settled = car.vehicle->wheelState(0).suspensionCompression;
+  CHECK(settled == doctest::Approx(spec.lenMax - spec.lenInitial).epsilon(0.01));
+  return largest / settled - 1;
+}
+}  // namespace
+
+TEST_CASE("at damping -1 (critical) a drop overshoots less than 1%; at -0.25 it rings") {
+  const double critical = dropOvershoot(-1);
+  INFO("overshoot at critical damping " << critical);
+  CHECK(critical < 0.01);
+  // A quarter of critical: the analytic overshoot exp(-pi z / sqrt(1 - z^2)) is 44%.
+  const double underdamped = dropOvershoot(-0.25f);
+  CHECK(underdamped == doctest::Approx(std::exp(-SIMD_PI * 0.25 / std::sqrt(1 - 0.0625))).epsilon(0.15));
+}
+
+namespace {
+// A steady sideways force F at the centre of mass, at height h, rolls the car until the springs'
+// roll moment k t^2 (1 + 2 stabilizer) phi balances F h; the compression difference across an
+// axle is phi t.
+void checkRollUnderSideForce(btScalar stabilizer) {
+  FlatGround ground;
+  CarSpec spec;
+  spec.stiffness = 30000;
+  VehicleSettings settings = makeCarSettings(spec);
+  settings.stabilizer = stabilizer;
+  TestCar car = addCar(ground.world, spec, at(touchdownHeight(spec)), &settings);
+  run(ground.world, 2);
+  const btScalar force = 2500;  // N
+  for (int i = 0; i < int(4 / kStep); ++i) {
+    car.chassis->applyCentralForce(btVector3(force, 0, 0));
+    ground.world.step(kStep);
+  }
+  const double height = car.chassis->getCenterOfMassPosition().y();
+  const double expected = force * height / (spec.stiffness * spec.track * (1 + 2 * stabilizer));
+  for (int axle = 0; axle < 2; ++axle) {
+    const double difference = std::fabs(car.vehicle->wheelState(2 * axle).suspensionCompression -
+                                        car.vehicle->wheelState(2 * axle + 1).suspensionCompression);
+    INFO("stabilizer " << stabilizer << " axle " << axle << ": " << difference << " m vs " << expected);
+    CHECK(difference == doctest::Approx(expected).epsilon(0.05));
+  }
+  // The tires hold the car: static friction, no sideways creep.
+  CHECK(std::fabs(car.vehicle->linearVelocity().x()) < 0.002);
+}
+}  // namespace
+
+TEST_CASE("anti-roll (stabilizer) stiffens roll by 1 + 2 x stabilizer") {
+  checkRollUnderSideForce(0);
+  checkRollUnderSideForce(0.5f);
+}
+
+TEST_CASE("the bump stop holds a hard landing at full compression without launching the car") {
+  FlatGround ground;
+  CarSpec spec;
+  spec.stiffness = 12000;  // soft: 1.5 m of free fall bottoms the suspension out
+  spec.damping = -0.3f;
+  const btScalar dropHeight = touchdownHeight(spec) + 1.5f;
+  TestCar car = addCar(ground.world, spec, at(dropHeight));
+  double lowest = 1e9, shortest = 1e9, highestAfterLanding = 0;
+  bool landed = false;
+  for (int i = 0; i < int(4 / kStep); ++i) {
+    ground.world.step(kStep);
+    const double height = car.chassis->getCenterOfMassPosition().y();
+    lowest = std::min(lowest, height);
+    shortest = std::min<double>(shortest, car.vehicle->wheelState(0).suspensionLength);
+    landed = landed || car.vehicle->wheelState(0).inContact;
+    if (landed) highestAfterLanding = std::max(highestAfterLanding, height);
+  }
+  CHECK(shortest == 0);  // bottomed out
+  // At full compression the chassis stands len_initial lower than at rest. The stop is
+  // speculative, so it does not overlap by a step's travel (4.5 cm at this landing speed);
+  // 5 mm allows for the chassis' pitch and the ray's cosine.
+  CHECK(lowest > restHeight(spec) - spec.lenInitial - 0.005);
+  // The stop is inelastic: the car does not bounce back to where it fell from.
+  CHECK(highestAfterLanding < dropHeight - 0.5);
+}
+
+TEST_CASE("an airborne car falls at g with zero suspension force") {
+  FlatGround ground;
+  TestCar car = addCar(ground.world, CarSpec{}, at(50));
+  car.vehicle->setDriveTorque(2, 200);
+  run(ground.world, 1);
+  CHECK(car.chassis->getLinearVelocity().y() == doctest::Approx(-kGravity * 1.0).epsilon(1e-3));
+  CHECK(std::fabs(car.chassis->getLinearVelocity().x()) < 1e-6);
+  for (int i = 0; i < 4; ++i) {
+    const WheelState& wheel = car.vehicle->wheelState(i);
+    CHECK_FALSE(wheel.inContact);
+    CHECK(wheel.normalLoad == 0);
+    CHECK(wheel.suspensionLength == doctest::Approx(CarSpec{}.lenMax));
+  }
+  // The driven wheel spins up freely: w = T t / I.
+  CHECK(car.vehicle->wheelState(2).angularSpeed == doctest::Approx(200 * 1.0 / 0.8).epsilon(1e-3));
+}
