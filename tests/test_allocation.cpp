@@ -7,6 +7,7 @@
 #include <new>
 
 #include "TestWorld.h"
+#include "Tolerance.h"
 
 namespace {
 std::atomic<bool> counting{false};

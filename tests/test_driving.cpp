@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "TestWorld.h"
+#include "Tolerance.h"
 
 using namespace raycar;
 using namespace raycar::test;
@@ -43,7 +44,7 @@ TEST_CASE("driving torque accelerates the car at sum(T) / R / (m + sum(I) / R^2)
   const double effectiveMass = spec.mass + 4 * spec.spinInertia / (spec.radius * spec.radius);
   const double expected = 2 * torque / spec.radius / effectiveMass;
   INFO("acceleration " << (scene.speed() - v0) / 2 << " m/s^2, expected " << expected);
-  CHECK((scene.speed() - v0) / 2 == doctest::Approx(expected).epsilon(0.02));
+  CHECK((scene.speed() - v0) / 2 == within(expected, 0.02));
 }
 
 TEST_CASE("a steady turn at 2-3 m/s has the radius wheelbase / tan(steer) within 3%") {
@@ -79,8 +80,8 @@ TEST_CASE("a steady turn at 2-3 m/s has the radius wheelbase / tan(steer) within
     const double measured = radiusSum / samples;
     INFO("tire model " << int(model) << ": radius " << measured << " m, expected " << radius
                        << " m at " << scene.speed() << " m/s");
-    CHECK(scene.speed() == doctest::Approx(2.5).epsilon(0.05));
-    CHECK(measured == doctest::Approx(radius).epsilon(0.03));
+    CHECK(scene.speed() == within(2.5, 0.05));
+    CHECK(measured == within(radius, 0.03));
   }
 }
 
@@ -106,7 +107,7 @@ TEST_CASE("braking with locked wheels from 20 m/s on mu 0.8 stops in v^2 / (2 mu
   const double coulombDistance = lockedWheelStop(coulomb, 0.8f);
   const double expected = 20.0 * 20.0 / (2 * 0.8 * kGravity);
   INFO("Coulomb tire: " << coulombDistance << " m, expected " << expected << " m");
-  CHECK(coulombDistance == doctest::Approx(expected).epsilon(0.05));
+  CHECK(coulombDistance == within(expected, 0.05));
 
   // Slip-curve tire: a locked wheel (s = -1) slides at mu times the curve's value there.
   CarSpec curves;
@@ -115,7 +116,7 @@ TEST_CASE("braking with locked wheels from 20 m/s on mu 0.8 stops in v^2 / (2 mu
   const double curveDistance = lockedWheelStop(curves, 0.8f);
   const double expectedCurve = 20.0 * 20.0 / (2 * slideMu * kGravity);
   INFO("slip-curve tire: " << curveDistance << " m, expected " << expectedCurve << " m");
-  CHECK(curveDistance == doctest::Approx(expectedCurve).epsilon(0.05));
+  CHECK(curveDistance == within(expectedCurve, 0.05));
 }
 
 TEST_CASE("coasting deceleration matches (1/2 rho CdA v^2 + Crr m g) / m within 3%") {
@@ -136,8 +137,8 @@ TEST_CASE("coasting deceleration matches (1/2 rho CdA v^2 + Crr m g) / m within 
     const double resistance = 0.5 * 1.225 * 0.7 * mean * mean + 0.012 * spec.mass * kGravity;
     const double measured = before - after;  // over 1 s
     INFO("at " << mean << " m/s: " << measured << " m/s^2, expected " << resistance / spec.mass);
-    CHECK(measured == doctest::Approx(resistance / spec.mass).epsilon(0.03));
-    CHECK(measured == doctest::Approx(resistance / effectiveMass).epsilon(0.01));
+    CHECK(measured == within(resistance / spec.mass, 0.03));
+    CHECK(measured == within(resistance / effectiveMass, 0.01));
     scene.run(2);
   }
 }
@@ -150,12 +151,12 @@ TEST_CASE("a brake stops a spinning wheel at zero and never reverses it; the han
   vehicle.setDriveTorque(2, 80);  // rear left, airborne: w = T t / I
   for (int i = 0; i < 60; ++i) world.step(kStep);
   const btScalar spin = vehicle.wheelState(2).angularSpeed;
-  CHECK(spin == doctest::Approx(80 * 0.5 / spec.spinInertia).epsilon(1e-4));
+  CHECK(spin == within(80 * 0.5 / spec.spinInertia, 1e-4));
   vehicle.setDriveTorque(2, 0);
   vehicle.setBrakeTorque(2, 20);
   // Decelerates at 20 / 0.8 = 25 rad/s^2: 50 rad/s stops after 2 s, then stays at exactly 0.
   for (int i = 0; i < 120; ++i) world.step(kStep);
-  CHECK(vehicle.wheelState(2).angularSpeed == doctest::Approx(spin - 25 * 1.0).epsilon(1e-3));
+  CHECK(vehicle.wheelState(2).angularSpeed == within(spin - 25 * 1.0, 1e-3));
   for (int i = 0; i < 240; ++i) {
     world.step(kStep);
     CHECK(vehicle.wheelState(2).angularSpeed >= 0);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "TestWorld.h"
+#include "Tolerance.h"
 
 using namespace raycar;
 using namespace raycar::test;
@@ -71,7 +72,7 @@ TEST_CASE("with every wheel handbraked the car holds below atan(0.85 mu) and sli
     const btScalar endSpeed = sliding.car.chassis->getLinearVelocity().dot(sliding.downhill);
     const double expected = kGravity * (std::sin(slope) - 0.85 * std::cos(slope));
     INFO("acceleration " << (endSpeed - startSpeed) / 2 << " m/s^2, expected " << expected);
-    CHECK((endSpeed - startSpeed) / 2 == doctest::Approx(expected).epsilon(0.05));
+    CHECK((endSpeed - startSpeed) / 2 == within(expected, 0.05));
   }
   {
     // Steeper than atan(mu) itself: slides whatever the handbrake does.
@@ -119,9 +120,9 @@ TEST_CASE("on a moving platform slip is relative to the platform: a parked car r
     platform->getMotionState()->setWorldTransform(platformTransform);
     world.step(kStep);
   }
-  CHECK(platform->getLinearVelocity().x() == doctest::Approx(2).epsilon(1e-3));
+  CHECK(platform->getLinearVelocity().x() == within(2, 1e-3));
   const btVector3 carVelocity = car.chassis->getLinearVelocity();
-  CHECK(carVelocity.x() == doctest::Approx(2).epsilon(0.01));
+  CHECK(carVelocity.x() == within(2, 0.01));
   CHECK(std::fabs(carVelocity.z()) < 0.01);
   CHECK(car.vehicle->wheelState(0).inContact);
 }
@@ -155,7 +156,7 @@ TEST_CASE("a car parked on a dynamic box: the box carries the car's weight") {
   const double carried = groundImpulse / kStep;
   const double expected = (boxMass + spec.mass) * kGravity;
   INFO("ground carries " << carried << " N, expected " << expected << " N");
-  CHECK(carried == doctest::Approx(expected).epsilon(0.02));
+  CHECK(carried == within(expected, 0.02));
   CHECK(car.vehicle->wheelState(0).groundObject == box);
   CHECK((box->getCenterOfMassPosition() - boxStart).length() < 0.001);
 }

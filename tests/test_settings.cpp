@@ -5,6 +5,7 @@
 
 #include "TestWorld.h"
 #include "raycar/Error.h"
+#include "Tolerance.h"
 
 using namespace raycar;
 using namespace raycar::test;

@@ -1,15 +1,19 @@
 // Static wheel loads: force and moment balance, minimum norm.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "raycar/Error.h"
 #include "raycar/StaticLoads.h"
+#include "Tolerance.h"
 
 using namespace raycar;
+using namespace raycar::test;
 
 TEST_CASE("four wheels around the centre of mass carry a quarter of the weight each") {
   const std::vector<SupportPoint> points = {{1.3f, -0.8f}, {1.3f, 0.8f}, {-1.3f, -0.8f}, {-1.3f, 0.8f}};
   const std::vector<btScalar> loads = staticWheelLoads(points, 12000);
-  for (btScalar load : loads) CHECK(load == doctest::Approx(3000).epsilon(1e-5));
+  for (btScalar load : loads) CHECK(load == within(3000, 1e-5));
 }
 
 TEST_CASE("a centre of mass ahead of mid-wheelbase loads the front axle by the lever rule") {
@@ -19,10 +23,10 @@ TEST_CASE("a centre of mass ahead of mid-wheelbase loads the front axle by the l
   const std::vector<SupportPoint> points = {{a, -0.8f}, {a, 0.8f}, {-b, -0.8f}, {-b, 0.8f}};
   const std::vector<btScalar> loads = staticWheelLoads(points, 10000);
   const double front = 10000.0 * b / 2.6 / 2, rear = 10000.0 * a / 2.6 / 2;
-  CHECK(loads[0] == doctest::Approx(front).epsilon(1e-5));
-  CHECK(loads[1] == doctest::Approx(front).epsilon(1e-5));
-  CHECK(loads[2] == doctest::Approx(rear).epsilon(1e-5));
-  CHECK(loads[3] == doctest::Approx(rear).epsilon(1e-5));
+  CHECK(loads[0] == within(front, 1e-5));
+  CHECK(loads[1] == within(front, 1e-5));
+  CHECK(loads[2] == within(rear, 1e-5));
+  CHECK(loads[3] == within(rear, 1e-5));
 }
 
 TEST_CASE("three wheels are statically determinate: the unique balancing loads") {
@@ -30,7 +34,7 @@ TEST_CASE("three wheels are statically determinate: the unique balancing loads")
   // N_front * 3 = W * 1, so N_front = W / 3 and each rear wheel W / 3.
   const std::vector<SupportPoint> points = {{2, 0}, {-1, -0.7f}, {-1, 0.7f}};
   const std::vector<btScalar> loads = staticWheelLoads(points, 9000);
-  for (btScalar load : loads) CHECK(load == doctest::Approx(3000).epsilon(1e-5));
+  for (btScalar load : loads) CHECK(load == within(3000, 1e-5));
 }
 
 TEST_CASE("six wheels with two rear axles: balance holds and the split is the most even one") {
@@ -43,18 +47,18 @@ TEST_CASE("six wheels with two rear axles: balance holds and the split is the mo
     pitch += loads[i] * points[i].forward;
     roll += loads[i] * points[i].right;
   }
-  CHECK(total == doctest::Approx(weight).epsilon(1e-5));
-  CHECK(pitch == doctest::Approx(0).epsilon(1e-3 * weight));
-  CHECK(roll == doctest::Approx(0).epsilon(1e-3 * weight));
+  CHECK(total == within(weight, 1e-5));
+  CHECK(std::fabs(pitch) < 1e-3 * weight);  // N m: float rounding of 180 kN times metres
+  CHECK(std::fabs(roll) < 1e-3 * weight);
   // Minimum norm: loads are affine in position, so left and right of one axle are equal.
-  CHECK(loads[2] == doctest::Approx(loads[3]).epsilon(1e-5));
+  CHECK(loads[2] == within(loads[3], 1e-5));
 }
 
 TEST_CASE("two wheels in line (a motorcycle) balance when the centre of mass is above the line") {
   const std::vector<SupportPoint> points = {{0.8f, 0}, {-0.6f, 0}};
   const std::vector<btScalar> loads = staticWheelLoads(points, 2000);
-  CHECK(loads[0] == doctest::Approx(2000 * 0.6 / 1.4).epsilon(1e-5));
-  CHECK(loads[1] == doctest::Approx(2000 * 0.8 / 1.4).epsilon(1e-5));
+  CHECK(loads[0] == within(2000 * 0.6 / 1.4, 1e-5));
+  CHECK(loads[1] == within(2000 * 0.8 / 1.4, 1e-5));
 }
 
 TEST_CASE("a centre of mass outside the wheels' support is an error naming the wheel") {
