@@ -131,10 +131,13 @@ TEST_CASE("wheel transforms follow suspension travel, steering and rolling") {
 namespace {
 class CountingDrawer final : public btIDebugDraw {
  public:
-  int lines = 0;
-  void drawLine(const btVector3& from, const btVector3& to, const btVector3&) override {
+  int normals = 0, longitudinals = 0, laterals = 0, others = 0;
+  void drawLine(const btVector3& from, const btVector3& to, const btVector3& colour) override {
     CHECK(std::isfinite((to - from).length()));
-    ++lines;
+    if (colour == btVector3(1, 0, 0)) ++normals;
+    else if (colour == btVector3(0, 0, 1)) ++longitudinals;
+    else if (colour == btVector3(0, 1, 0)) ++laterals;
+    else ++others;
   }
   void drawContactPoint(const btVector3&, const btVector3&, btScalar, int, const btVector3&) override {}
   void reportErrorWarning(const char*) override {}
@@ -144,7 +147,7 @@ class CountingDrawer final : public btIDebugDraw {
 };
 }  // namespace
 
-TEST_CASE("debugDraw draws suspension, rims and the three contact force vectors per wheel") {
+TEST_CASE("debugDraw: per wheel on the ground one N (red), Fx (blue) and Fy (green) vector") {
   TestWorld world;
   world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
   CarSpec spec;
@@ -152,7 +155,16 @@ TEST_CASE("debugDraw draws suspension, rims and the three contact force vectors 
   world.step(1.0f / 120);
   CountingDrawer drawer;
   car.vehicle->debugDraw(&drawer);
-  // Per wheel: suspension line, rim arc (drawn as segments), spoke, and N, Fx, Fy vectors.
-  CHECK(drawer.lines >= 4 * 6);
+  CHECK(drawer.normals == 4);
+  CHECK(drawer.longitudinals == 4);
+  CHECK(drawer.laterals == 4);
+  CHECK(drawer.others >= 4 * 3);  // suspension, rim, spoke
+  // Airborne: rims and suspension only.
+  car.chassis->setCenterOfMassTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 50, 0)));
+  world.step(1.0f / 120);
+  CountingDrawer airborne;
+  car.vehicle->debugDraw(&airborne);
+  CHECK(airborne.normals + airborne.longitudinals + airborne.laterals == 0);
+  CHECK(airborne.others >= 4 * 3);
   car.vehicle->debugDraw(nullptr);  // no drawer: nothing happens
 }

@@ -171,26 +171,88 @@ TEST_CASE("a brake stops a spinning wheel at zero and never reverses it; the han
   CHECK(vehicle.wheelState(2).locked);
 }
 
-TEST_CASE("in a power slide every tire stays on its friction ellipse, and the rear ones reach it") {
+TEST_CASE("in a power slide the reported tire forces stay on the friction ellipse, and reach it") {
+  // Checked from the telemetry alone: (Fx / (mu peak_x N))^2 + (Fy / (mu peak_y N))^2 <= 1 with
+  // the curves' own peaks, independent of the solver's limits.
   CarSpec spec;
   FlatScene scene(spec);
   RaycastVehicle& vehicle = *scene.car.vehicle;
+  const double peakX = FrictionCurve(defaultLongitudinalCurve()).peak();
+  const double peakY = FrictionCurve(defaultLateralCurve()).peak();
   scene.car.chassis->setLinearVelocity(vehicle.worldForward() * 12);
   scene.run(0.5f);
   vehicle.setSteerAngle(0, 0.35f);
   vehicle.setSteerAngle(1, 0.35f);
   vehicle.setDriveTorque(2, 1500);
   vehicle.setDriveTorque(3, 1500);
-  double largestRearUtilization = 0;
+  double largestRear = 0, largest = 0;
   for (int i = 0; i < int(2 / kStep); ++i) {
     scene.world.step(kStep);
     for (int w = 0; w < 4; ++w) {
       const WheelState& wheel = vehicle.wheelState(w);
-      CHECK(wheel.utilization <= 1.0 + 1e-4);
-      CHECK(std::isfinite(wheel.longitudinalForce));
-      if (w >= 2) largestRearUtilization = std::max<double>(largestRearUtilization, wheel.utilization);
+      REQUIRE(wheel.inContact);
+      const double x = wheel.longitudinalForce / (wheel.friction * peakX * wheel.normalLoad);
+      const double y = wheel.lateralForce / (wheel.friction * peakY * wheel.normalLoad);
+      const double used = std::sqrt(x * x + y * y);
+      largest = std::max(largest, used);
+      if (w >= 2) largestRear = std::max(largestRear, used);
     }
   }
-  CHECK(largestRearUtilization > 0.99);
+  CHECK(largest <= 1.0 + 1e-4);
+  CHECK(largestRear > 0.99);
   CHECK(std::fabs(vehicle.wheelState(2).slipAngle) > 0.05);  // the rear is sliding sideways
+}
+
+TEST_CASE("spinning wheels push with the curve's value at their slip: Fx = mu N mu_x(s)") {
+  // A burnout from standstill: far more torque than the tires can carry. Once the car rolls,
+  // each rear tire's force is the curve's value at its own slip ratio (the force law is solved
+  // to convergence), well below the peak.
+  CarSpec spec;
+  FlatScene scene(spec);
+  RaycastVehicle& vehicle = *scene.car.vehicle;
+  const FrictionCurve curve(defaultLongitudinalCurve());
+  vehicle.setDriveTorque(2, 2500);
+  vehicle.setDriveTorque(3, 2500);
+  scene.run(1.5f);
+  const WheelState& wheel = vehicle.wheelState(2);
+  INFO("slip ratio " << wheel.slipRatio << ", Fx " << wheel.longitudinalForce << " N, N "
+                     << wheel.normalLoad << " N");
+  CHECK(wheel.slipRatio > 0.5);  // spinning
+  const double expected = wheel.friction * wheel.normalLoad * curve.evaluate(wheel.slipRatio).value;
+  CHECK(wheel.longitudinalForce == within(expected, 0.02));
+  CHECK(wheel.longitudinalForce < 0.95 * wheel.friction * wheel.normalLoad * curve.peak());
+}
+
+TEST_CASE("dyn_friction_ratio scales sliding Coulomb friction, not a slip-curve tire's grip") {
+  // Coulomb tire, locked wheels at mu 0.8 and ratio 0.7: the stop takes v^2 / (2 0.8 0.7 g).
+  CarSpec coulomb;
+  coulomb.tireModel = TireModelKind::LinearSideFriction;
+  coulomb.tireFriction = 0.8f;
+  VehicleSettings settings = makeCarSettings(coulomb);
+  settings.friction.dynamicFrictionRatio = 0.7f;
+  {
+    TestWorld world;
+    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 0.8f);
+    TestCar car = addCar(world, coulomb, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(coulomb), 0)), &settings);
+    for (int i = 0; i < 120; ++i) world.step(kStep);
+    car.chassis->setLinearVelocity(car.vehicle->worldForward() * 20);
+    for (int w = 0; w < 4; ++w) car.vehicle->setBrakeTorque(w, 6000);
+    const btVector3 start = car.chassis->getCenterOfMassPosition();
+    for (int i = 0; i < 1200 && car.vehicle->forwardSpeed() > 0.001f; ++i) world.step(kStep);
+    const double distance = (car.chassis->getCenterOfMassPosition() - start).length();
+    CHECK(distance == within(20.0 * 20.0 / (2 * 0.8 * 0.7 * kGravity), 0.05));
+  }
+  // Slip curves: moderate traction needs some slip, which must not count as sliding.
+  CarSpec curves;
+  VehicleSettings curveSettings = makeCarSettings(curves);
+  curveSettings.friction.dynamicFrictionRatio = 0.7f;
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  TestCar car = addCar(world, curves, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(curves), 0)), &curveSettings);
+  for (int i = 0; i < 120; ++i) world.step(kStep);
+  car.chassis->setLinearVelocity(car.vehicle->worldForward() * 15);
+  car.vehicle->setDriveTorque(2, 120);
+  car.vehicle->setDriveTorque(3, 120);
+  for (int i = 0; i < 120; ++i) world.step(kStep);
+  CHECK(car.vehicle->wheelState(2).friction == within(1.0, 1e-4));
 }

@@ -109,3 +109,32 @@ TEST_CASE("a step of dt = 0, negative or NaN leaves the vehicle and chassis unto
     CHECK(car.vehicle->wheelState(0).normalLoad == 0);
   }
 }
+
+TEST_CASE("a static or kinematic chassis is rejected: the vehicle needs a body to push") {
+  TestWorld world;
+  CarSpec spec;
+  spec.stiffness = 30000;  // nothing automatic: the mass check must still catch it
+  spec.damping = 3000;
+  const VehicleSettings settings = makeCarSettings(spec);
+  btRigidBody* fixed = world.addBox(0, btVector3(1, 0.3f, 2), btTransform::getIdentity(), 1);
+  CHECK_THROWS_WITH_AS(RaycastVehicle(*fixed, settings), doctest::Contains("must be a dynamic rigid body"),
+                       SettingsError);
+  btRigidBody* moved = world.addBox(0, btVector3(1, 0.3f, 2), btTransform::getIdentity(), 1, true);
+  CHECK_THROWS_AS(RaycastVehicle(*moved, settings), SettingsError);
+}
+
+TEST_CASE("wheels sharing an axle number must stand side by side") {
+  VehicleSettings settings = makeCarSettings(CarSpec{});
+  for (WheelSettings& wheel : settings.wheels) wheel.axle = 0;  // the usual slip: all on axle 0
+  const std::vector<std::string> problems = validateVehicleSettings(settings);
+  CHECK(mentions(problems, "wheel 3: shares axle 0 with wheel 1 but stands 2.6"));
+}
+
+TEST_CASE("steering a wheel that is not steerable is an input error") {
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  TestCar car = addCar(world, CarSpec{}, btTransform(btQuaternion::getIdentity(), btVector3(0, 0.55f, 0)));
+  CHECK_THROWS_WITH_AS(car.vehicle->setSteerAngle(2, 0.1f), "wheel 3: is not steerable", InputError);
+  CHECK_NOTHROW(car.vehicle->setSteerAngle(2, 0));
+  CHECK_NOTHROW(car.vehicle->setSteerAngle(0, 0.1f));
+}

@@ -144,7 +144,7 @@ TEST_CASE("the bump stop holds a hard landing at full compression without launch
     const double height = car.chassis->getCenterOfMassPosition().y();
     lowest = std::min(lowest, height);
     shortest = std::min<double>(shortest, car.vehicle->wheelState(0).suspensionLength);
-    landed = landed || car.vehicle->wheelState(0).inContact;
+    landed = landed || car.vehicle->wheelState(0).suspensionLength == 0;
     if (landed) highestAfterLanding = std::max(highestAfterLanding, height);
   }
   CHECK(shortest == 0);  // bottomed out
@@ -152,8 +152,10 @@ TEST_CASE("the bump stop holds a hard landing at full compression without launch
   // speculative, so it does not overlap by a step's travel (4.5 cm at this landing speed);
   // 5 mm allows for the chassis' pitch and the ray's cosine.
   CHECK(lowest > restHeight(spec) - spec.lenInitial - 0.005);
-  // The stop is inelastic: the car does not bounce back to where it fell from.
-  CHECK(highestAfterLanding < dropHeight - 0.5);
+  // The stop is inelastic: after the landing the wheels do not leave the ground (the chassis
+  // stays below the height at which the springs are fully extended, plus 2 cm).
+  INFO("highest after landing " << highestAfterLanding << " m, touchdown " << touchdownHeight(spec));
+  CHECK(highestAfterLanding < touchdownHeight(spec) + 0.02);
 }
 
 TEST_CASE("an airborne car falls at g with zero suspension force") {

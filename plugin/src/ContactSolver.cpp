@@ -49,17 +49,14 @@ void ContactSolver::applyContactImpulse(SolverBody& chassis, WheelContact& conta
 void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contacts, btScalar dt,
                           int iterations, btScalar bumpStopErrorReduction) {
   const size_t count = contacts.size();
-  // 1. Suspension forces, explicit: they depend on position and on velocity measured before.
   for (WheelContact& contact : contacts) {
-    contact.normalImpulse = 0;
+    contact.suspensionImpulse = 0;
+    contact.bumpStopImpulse = 0;
     contact.longitudinalImpulse = 0;
     contact.lateralImpulse = 0;
     contact.brakeImpulse = 0;
-    if (!contact.active) continue;
-    contact.normalImpulse = contact.springImpulse;
-    applyContactImpulse(chassis, contact, contact.normal * contact.springImpulse);
   }
-  // 2. What gravity and the bodies' other forces will add next substep.
+  // What gravity and the bodies' other forces will add next substep.
   auto addPredicted = [](SolverBody& body, btScalar sign) {
     body.linearVelocity += body.predictedLinearChange * sign;
     body.angularVelocity += body.predictedAngularChange * sign;
@@ -67,7 +64,7 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
   addPredicted(chassis, 1);
   for (SolverBody& ground : groundBodies_) addPredicted(ground, 1);
 
-  // 3. Effective masses of the rows.
+  // Effective masses of the rows.
   for (size_t i = 0; i < count; ++i) {
     const WheelContact& contact = contacts[i];
     if (!contact.active) continue;
@@ -82,19 +79,20 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
     longitudinalInverseMass_[i] = inverseMass(contact.longitudinal);
   }
 
-  // 4. Bump stops first: their impulse adds to the load the friction limits scale with.
-  solveBumpStops(chassis, contacts, dt, bumpStopErrorReduction);
-  for (WheelContact& contact : contacts)
-    if (contact.active) setFrictionLimits(contact, dt);
-
-  // 5. Brakes and friction, swept over the wheels.
   for (WheelContact& contact : contacts)
     if (!contact.active) solveAirborneBrake(contact);
-  // Each sweep solves every wheel's longitudinal row, then every lateral row: solving one wheel
-  // completely before the next would let a driven wheel's push yaw the chassis before its
-  // partner's push cancels the yaw, and the stuck lateral rows would keep that as a left-right
-  // fight of internal forces.
+  // Each sweep: loads first (the friction limits scale with them), then every wheel's
+  // longitudinal row, then every lateral row. Solving one wheel completely before the next would
+  // let a driven wheel's push yaw the chassis before its partner's push cancels the yaw, and the
+  // stuck lateral rows would keep that as a left-right fight of internal forces.
   for (int iteration = 0; iteration < iterations; ++iteration) {
+    for (size_t i = 0; i < count; ++i) {
+      WheelContact& contact = contacts[i];
+      if (!contact.active) continue;
+      solveSuspension(chassis, contact, i, dt);
+      if (contact.bumpStopActive) solveBumpStop(chassis, contact, i, dt, bumpStopErrorReduction);
+      setFrictionLimits(contact, dt);
+    }
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (contact.active)
@@ -117,40 +115,48 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
   for (SolverBody& ground : groundBodies_) addPredicted(ground, -1);
 }
 
-void ContactSolver::solveBumpStops(SolverBody& chassis, std::vector<WheelContact>& contacts,
-                                   btScalar dt, btScalar errorReduction) {
-  bool any = false;
-  for (const WheelContact& contact : contacts) any = any || (contact.active && contact.bumpStopActive);
-  if (!any) return;
+void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact, size_t index,
+                                    btScalar dt) {
+  // lambda = (F_spring + c v) dt, v = compression speed after the impulses:
+  // v = -(relative velocity . n) / cos, and an impulse d lambda changes it by -w d lambda / cos.
+  const btScalar compressionSpeed =
+      -relativeVelocity(chassis, contact).dot(contact.normal) / contact.rayCosine;
+  const btScalar wanted = (contact.springForce + contact.damping * compressionSpeed) * dt;
+  const btScalar denominator =
+      1 + contact.damping * dt * normalInverseMass_[index] / contact.rayCosine;
+  const btScalar impulse = std::max(
+      btScalar(0), contact.suspensionImpulse + (wanted - contact.suspensionImpulse) / denominator);
+  applyContactImpulse(chassis, contact, contact.normal * (impulse - contact.suspensionImpulse));
+  contact.suspensionImpulse = impulse;
+}
+
+void ContactSolver::solveBumpStop(SolverBody& chassis, WheelContact& contact, size_t index,
+                                  btScalar dt, btScalar errorReduction) {
   // An inelastic stop: the contact may close at most its remaining gap in one step, and pushes
   // out a fraction of any overlap; the accumulated impulse only pushes.
-  const int bumpIterations = 4;
-  for (int iteration = 0; iteration < bumpIterations; ++iteration) {
-    for (size_t i = 0; i < contacts.size(); ++i) {
-      WheelContact& contact = contacts[i];
-      if (!contact.active || !contact.bumpStopActive) continue;
-      const btScalar separationSpeed = relativeVelocity(chassis, contact).dot(contact.normal);
-      const btScalar gap = contact.bumpStopGap;
-      const btScalar targetSpeed = gap >= 0 ? -gap / dt : -errorReduction * gap / dt;
-      const btScalar bump = contact.normalImpulse - contact.springImpulse;
-      const btScalar newBump =
-          std::max(btScalar(0), bump + (targetSpeed - separationSpeed) / normalInverseMass_[i]);
-      applyContactImpulse(chassis, contact, contact.normal * (newBump - bump));
-      contact.normalImpulse = contact.springImpulse + newBump;
-    }
-  }
+  const btScalar separationSpeed = relativeVelocity(chassis, contact).dot(contact.normal);
+  const btScalar gap = contact.bumpStopGap;
+  const btScalar targetSpeed = gap >= 0 ? -gap / dt : -errorReduction * gap / dt;
+  const btScalar impulse =
+      std::max(btScalar(0), contact.bumpStopImpulse +
+                                (targetSpeed - separationSpeed) / normalInverseMass_[index]);
+  applyContactImpulse(chassis, contact, contact.normal * (impulse - contact.bumpStopImpulse));
+  contact.bumpStopImpulse = impulse;
 }
 
 void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
-  contact.tireContact.normalLoad = std::max(btScalar(0), contact.normalImpulse / dt);
+  contact.tireContact.normalLoad = contact.normalImpulse() / dt;
+  const btScalar longitudinalPeak = contact.tire->peakLongitudinalForce(contact.tireContact) * dt;
   if (contact.boxFriction) {
-    const btScalar limit = contact.tireContact.friction * contact.tireContact.normalLoad * dt;
-    contact.longitudinalLimit = limit;
-    contact.lateralLimit = limit;
-  } else {
-    contact.longitudinalLimit = contact.tire->peakLongitudinalForce(contact.tireContact) * dt;
-    contact.lateralLimit = contact.tire->peakLateralForce(contact.tireContact) * dt;
+    // Seed 001: the same limit in both directions (isotropic).
+    contact.longitudinalLimit = contact.lateralLimit = longitudinalPeak * contact.coulombScale;
+    return;
   }
+  contact.longitudinalLimit = longitudinalPeak;
+  contact.lateralLimit = contact.tire->peakLateralForce(contact.tireContact) * dt;
+  // Static rows slide at the dynamic friction; the tire's laws carry their own.
+  if (contact.staticLongitudinal) contact.longitudinalLimit *= contact.coulombScale;
+  if (contact.staticLateral) contact.lateralLimit *= contact.coulombScale;
 }
 
 void ContactSolver::solveAirborneBrake(WheelContact& contact) {
@@ -166,14 +172,13 @@ void ContactSolver::solveAirborneBrake(WheelContact& contact) {
   }
 }
 
-btScalar ContactSolver::rowStep(const WheelContact& contact, const FrictionLaw& law,
-                                btScalar impulse, btScalar slip, btScalar inverseMass,
-                                btScalar dt) const {
+btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar impulse,
+                                btScalar slip, btScalar inverseMass, btScalar dt) const {
   // Static friction removes the slip. The tire's law takes a Newton step on lambda = F(u) dt,
   // d lambda = (F dt - lambda) / (1 + K dt w), with K < 0 on the curve's falling branch (the
   // denominator is kept positive there); the step stops at zero slip, never past it.
   const btScalar stick = -slip / inverseMass;
-  if (contact.boxFriction || contact.staticFriction || law.sticks) return stick;
+  if (sticks || law.sticks) return stick;
   const btScalar denominator =
       std::max(1 + law.stiffness * dt * inverseMass, kMinimumNewtonDenominator);
   const btScalar newton = (law.force * dt - impulse) / denominator;
@@ -192,32 +197,37 @@ btScalar ContactSolver::longitudinalCandidate(const SolverBody& chassis,
   const btScalar chassisMass = longitudinalInverseMass_[index];
   const btScalar radius = contact.radius;
   const btScalar inverseInertia = contact.inverseSpinInertia;
+  const bool sticks = contact.boxFriction || contact.staticLongitudinal;
   auto candidate = [&](btScalar slip, btScalar inverseMass) {
-    const FrictionLaw law = contact.boxFriction ? FrictionLaw{}
-                                                : contact.tire->longitudinal(contact.tireContact, slip);
+    const FrictionLaw law =
+        sticks ? FrictionLaw{} : contact.tire->longitudinal(contact.tireContact, slip);
     return contact.longitudinalImpulse +
-           rowStep(contact, law, contact.longitudinalImpulse, slip, inverseMass, dt);
+           rowStep(law, sticks, contact.longitudinalImpulse, slip, inverseMass, dt);
   };
   // First try the wheel held still by its brake (or locked by the handbrake): the row then sees
-  // the chassis alone.
-  const btScalar held = candidate(forwardSpeed, chassisMass);
-  if (inverseInertia == 0) return held;
+  // the chassis alone. A wheel without brake torque is never held.
+  if (inverseInertia == 0) return candidate(forwardSpeed, chassisMass);
   const btScalar spinFree = freeSpin(contact);
-  const btScalar holdingBrake = held * radius - spinFree / inverseInertia;
-  if (std::fabs(holdingBrake) <= contact.brakeImpulseLimit) return held;
-  // The brake cannot hold it: the wheel turns against the brake at the brake's limit.
-  const btScalar brake = std::copysign(contact.brakeImpulseLimit, holdingBrake);
-  const btScalar spin = spinFree + (brake - contact.longitudinalImpulse * radius) * inverseInertia;
+  if (contact.brakeImpulseLimit > 0) {
+    const btScalar held = candidate(forwardSpeed, chassisMass);
+    const btScalar holdingBrake = held * radius - spinFree / inverseInertia;
+    if (std::fabs(holdingBrake) <= contact.brakeImpulseLimit) return held;
+  }
+  // The brake cannot hold it: the wheel turns against the brake at the brake's limit, which
+  // opposes the spin the wheel would have without it.
+  const btScalar spinWithoutBrake = spinFree - contact.longitudinalImpulse * radius * inverseInertia;
+  const btScalar brake = -std::copysign(contact.brakeImpulseLimit, spinWithoutBrake);
+  const btScalar spin = spinWithoutBrake + brake * inverseInertia;
   return candidate(forwardSpeed - radius * spin, chassisMass + radius * radius * inverseInertia);
 }
 
 btScalar ContactSolver::lateralCandidate(const SolverBody& chassis, const WheelContact& contact,
                                          size_t index, btScalar dt) const {
   const btScalar slip = relativeVelocity(chassis, contact).dot(contact.lateral);
-  const FrictionLaw law =
-      contact.boxFriction ? FrictionLaw{} : contact.tire->lateral(contact.tireContact, slip);
+  const bool sticks = contact.boxFriction || contact.staticLateral;
+  const FrictionLaw law = sticks ? FrictionLaw{} : contact.tire->lateral(contact.tireContact, slip);
   return contact.lateralImpulse +
-         rowStep(contact, law, contact.lateralImpulse, slip, lateralInverseMass_[index], dt);
+         rowStep(law, sticks, contact.lateralImpulse, slip, lateralInverseMass_[index], dt);
 }
 
 void ContactSolver::commit(SolverBody& chassis, WheelContact& contact, btScalar longitudinal,

@@ -1,9 +1,14 @@
 #pragma once
 // The velocity-level solve of one vehicle's wheel contacts (DESIGN.md steps 6-8).
 //
-// Per wheel in contact there are three rows, swept Gauss-Seidel style over all wheels:
-//   bump stop     unilateral, along the contact normal, speculative: the suspension may not close
-//                 more than its remaining travel in one step, so a hard landing stops at full
+// Per wheel in contact there are four rows, swept Gauss-Seidel style over all wheels:
+//   suspension    along the contact normal: lambda = (k x + anti-roll + c dx/dt) dt, >= 0. The
+//                 spring term uses the compression after Bullet's integration (semi-implicit,
+//                 so the static sag is exactly N / k and an undamped spring keeps its energy);
+//                 the damper term uses the compression speed the impulses themselves produce
+//                 (implicit), so no damping rate or light ground body can make it overshoot;
+//   bump stop     unilateral, along the normal, speculative: the suspension may not close more
+//                 than its remaining travel in one step, so a hard landing stops at full
 //                 compression instead of overlapping by one step's travel;
 //   longitudinal  tire surface slip Vx - R w, coupling chassis, ground body and wheel spin, solved
 //                 together with the wheel's brake: the brake either holds the wheel (w = 0, brake
@@ -16,10 +21,10 @@
 // stable at any step, and are clamped so that friction never reverses a slip within one step
 // (on the curve's falling branch an explicit step would throw a light wheel's spin past the
 // ground speed). The impulses are then projected onto the friction ellipse (or, for a handbraked
-// wheel, onto seed 001's independent box). Below ContactSolverSettings::stickSpeed the rows are
-// static friction instead: target u = 0 up to the friction limit, which a slip law cannot give
-// (its force needs slip, so a parked car would creep, and with the slip epsilons a launching
-// wheel's slip ratio swings by 100% per step).
+// wheel, onto seed 001's independent box). A row whose contact speed and slip speed are both
+// below ContactSolverSettings::stickSpeed is static friction instead: target u = 0 up to the
+// friction limit, which a slip law cannot give (its force needs slip, so a parked car would
+// creep, and with the slip epsilons a launching wheel's slip ratio swings by 100% per step).
 //
 // Velocities are worked on as copies and include the velocity change the bodies' current forces
 // (gravity) will add in the next substep, so that friction cancels the slope's pull before it
@@ -74,16 +79,24 @@ struct WheelContact {
   btScalar inverseSpinInertia = 0;  // 1 / (kg m^2); 0 while the handbrake locks the wheel
   btScalar angularSpeed = 0;       // rad/s, in and out
   btScalar brakeImpulseLimit = 0;  // N m s: (footbrake + rolling resistance torque) dt
-  btScalar springImpulse = 0;      // N s along the normal: spring, damper, anti-roll, times dt
+  // Suspension
+  btScalar springForce = 0;        // N: k x + anti-roll, from positions alone
+  btScalar damping = 0;            // N s/m
+  btScalar rayCosine = 1;          // cosine between the ray and the normal (compression speed
+                                   // = normal approach speed / rayCosine)
   bool bumpStopActive = false;     // full compression is within reach this step
   btScalar bumpStopGap = 0;        // m along the normal to full compression, < 0 when past it
   // Tire
   const TireModel* tire = nullptr;
-  TireContact tireContact;         // normalLoad is updated with the bump stop's share
+  TireContact tireContact;         // normalLoad follows the solved suspension and bump stop
+  btScalar coulombScale = 1;       // static and box rows' limits relative to the tire's
+                                   // (dyn_friction_ratio, the handbrake's 0.85 and cap)
   bool boxFriction = false;        // handbraked: seed 001's independent directions
-  bool staticFriction = false;     // below stickSpeed: rows stick up to the limit
+  bool staticLongitudinal = false;  // below stickSpeed: the row sticks up to the limit
+  bool staticLateral = false;
   // Results (impulses over the step)
-  btScalar normalImpulse = 0;      // N s: spring + bump stop
+  btScalar suspensionImpulse = 0;  // N s along the normal
+  btScalar bumpStopImpulse = 0;    // N s along the normal
   btScalar longitudinalImpulse = 0;  // N s on the chassis along `longitudinal`
   btScalar lateralImpulse = 0;     // N s on the chassis along `lateral`
   btScalar brakeImpulse = 0;       // N m s on the wheel
@@ -91,6 +104,7 @@ struct WheelContact {
   btScalar lateralSpeed = 0;       // m/s after the solve, along `lateral`
   btScalar longitudinalLimit = 0;  // N s: friction ellipse semi-axes (or box half-widths)
   btScalar lateralLimit = 0;
+  btScalar normalImpulse() const { return suspensionImpulse + bumpStopImpulse; }
 };
 
 class ContactSolver {
@@ -109,12 +123,14 @@ class ContactSolver {
  private:
   void applyContactImpulse(SolverBody& chassis, WheelContact& contact, const btVector3& impulse);
   btVector3 relativeVelocity(const SolverBody& chassis, const WheelContact& contact) const;
-  void solveBumpStops(SolverBody& chassis, std::vector<WheelContact>& contacts, btScalar dt,
-                      btScalar errorReduction);
+  void solveSuspension(SolverBody& chassis, WheelContact& contact, size_t index, btScalar dt);
+  void solveBumpStop(SolverBody& chassis, WheelContact& contact, size_t index, btScalar dt,
+                     btScalar errorReduction);
+  void setFrictionLimits(WheelContact& contact, btScalar dt);
   void solveAirborneBrake(WheelContact& contact);
   // Impulse change of one friction row with slip velocity `slip` and inverse mass.
-  btScalar rowStep(const WheelContact& contact, const FrictionLaw& law, btScalar impulse,
-                   btScalar slip, btScalar inverseMass, btScalar dt) const;
+  btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
+                   btScalar inverseMass, btScalar dt) const;
   // The wheel's spin without its brake and friction impulses of this step (drive torque only).
   btScalar freeSpin(const WheelContact& contact) const;
   // New total impulses the rows ask for, before the friction limits.
@@ -125,7 +141,6 @@ class ContactSolver {
   // Applies the friction limits, settles the wheel's spin against its brake, and applies the
   // change of impulse to the bodies.
   void commit(SolverBody& chassis, WheelContact& contact, btScalar longitudinal, btScalar lateral);
-  void setFrictionLimits(WheelContact& contact, btScalar dt);
 
   std::vector<SolverBody> groundBodies_;
   std::vector<btScalar> longitudinalInverseMass_;  // chassis and ground only, not the wheel

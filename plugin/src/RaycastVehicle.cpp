@@ -23,6 +23,12 @@ bool isFinite(const btVector3& v) {
 // speed; below this cosine the ratio is held.
 constexpr btScalar kMinimumRayNormalCosine = 0.1;
 
+btVector3 groundVelocityAt(const btCollisionObject* object, const btVector3& point) {
+  const btRigidBody* body = btRigidBody::upcast(object);
+  if (body == nullptr) return btVector3(0, 0, 0);
+  return body->getVelocityInLocalPoint(point - body->getCenterOfMassPosition());
+}
+
 btScalar wrapAngle(btScalar angle) {
   angle = std::remainder(angle, SIMD_2_PI);
   return angle <= -SIMD_PI ? angle + SIMD_2_PI : angle;
@@ -45,15 +51,17 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
     support[i].forward = settings_.wheels[i].attachmentPoint.dot(forward);
     support[i].right = settings_.wheels[i].attachmentPoint.dot(right);
   }
+  if (!(chassis.getInvMass() > 0) || chassis.isStaticOrKinematicObject())
+    throw SettingsError({"chassis: must be a dynamic rigid body (mass > 0, not static or kinematic)"});
   const btScalar gravity = chassis.getGravity().length();
-  const btScalar mass = chassis.getInvMass() > 0 ? 1 / chassis.getInvMass() : 0;
+  const btScalar mass = 1 / chassis.getInvMass();
   bool needsStaticLoads = false;
   for (const WheelSettings& wheel : settings_.wheels)
     needsStaticLoads = needsStaticLoads || wheel.stiffness == 0 || wheel.damping <= 0 ||
                        (wheel.tire.loadSensitivity > 0 && wheel.tire.referenceLoad == 0);
-  if (needsStaticLoads && !(mass > 0 && gravity > 0)) {
+  if (needsStaticLoads && !(gravity > 0)) {
     throw SettingsError({"chassis: automatic stiffness, damping and reference loads need the "
-                         "chassis' mass and gravity; add a dynamic chassis to the world first"});
+                         "chassis' gravity; add the chassis to the world first"});
   }
   const std::vector<btScalar> staticLoads =
       needsStaticLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
@@ -63,6 +71,9 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
   tires_.resize(count);
   referenceLoads_.resize(count);
   rayLengthsToContact_.assign(count, 0);
+  rayCosines_.assign(count, 1);
+  groundVelocities_.assign(count, btVector3(0, 0, 0));
+  springForces_.assign(count, 0);
   rayLengths_.resize(count);
   contacts_.resize(count);
   solver_->reserve(count);
@@ -101,7 +112,7 @@ void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   if (!std::isfinite(torque))
     throw InputError("wheel " + std::to_string(wheel + 1), "drive torque is not finite");
   wheels_[wheel].driveTorque = torque;
-  if (torque != 0) chassis_->activate();
+  wake();
 }
 
 void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
@@ -110,6 +121,7 @@ void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "brake torque must be finite and >= 0 N m");
   wheels_[wheel].brakeTorque = torque;
+  wake();
 }
 
 void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
@@ -117,11 +129,21 @@ void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
   if (!std::isfinite(angle) || std::fabs(angle) >= SIMD_HALF_PI)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "steer angle must be finite and within (-pi/2, pi/2) rad");
+  if (angle != 0 && !wheelSettings_[wheel].steerable)
+    throw InputError("wheel " + std::to_string(wheel + 1), "is not steerable");
   wheels_[wheel].steerAngle = angle;
-  chassis_->activate();
+  wake();
 }
 
-void RaycastVehicle::setHandbrake(bool engaged) { handbrake_ = engaged; }
+void RaycastVehicle::setHandbrake(bool engaged) {
+  handbrake_ = engaged;
+  wake();
+}
+
+void RaycastVehicle::wake() const {
+  // Bullet's activate() alone lets a tired body fall asleep again at once.
+  chassis_->activate(true);
+}
 
 const WheelSettings& RaycastVehicle::wheelSettings(int wheel) const {
   checkWheelIndex(wheel, "wheel settings");
@@ -175,6 +197,7 @@ void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
   if (!isFinite(transform.getOrigin()) || !isFinite(chassis_->getLinearVelocity()) ||
       !isFinite(chassis_->getAngularVelocity()))
     return;
+  if (!chassis_->isActive()) return;  // asleep: nothing moves until an input wakes it
   castWheelRays(*world);        // 1. one ray per wheel
   updateSuspension();           // 2. lengths, compression speeds, loads
   measureContacts();            // 3. contact frames, velocities, slips, friction
@@ -209,12 +232,6 @@ void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
   }
 }
 
-btVector3 RaycastVehicle::groundVelocityAt(const btCollisionObject* object,
-                                           const btVector3& point) const {
-  const btRigidBody* body = btRigidBody::upcast(object);
-  if (body == nullptr) return btVector3(0, 0, 0);
-  return body->getVelocityInLocalPoint(point - body->getCenterOfMassPosition());
-}
 
 void RaycastVehicle::updateSuspension() {
   const btTransform& transform = chassis_->getWorldTransform();
@@ -226,14 +243,14 @@ void RaycastVehicle::updateSuspension() {
     state.suspensionCompression = settings.suspensionMaxLength - state.suspensionLength;
     state.compressionSpeed = 0;
     if (!state.inContact) continue;
+    groundVelocities_[i] = groundVelocityAt(state.groundObject, state.contactPoint);
+    rayCosines_[i] = std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
     // d(length)/dt = (v_attachment - v_ground) . n / (-down . n): the ray's hit distance
     // changes by the normal approach speed divided by the ray's cosine to the surface.
     const btVector3 attachment = transform * settings.attachmentPoint;
-    const btVector3 relative = chassis_->getVelocityInLocalPoint(attachment - centerOfMass) -
-                               groundVelocityAt(state.groundObject, state.contactPoint);
-    const btScalar cosine =
-        std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
-    state.compressionSpeed = -relative.dot(state.contactNormal) / cosine;
+    const btVector3 relative =
+        chassis_->getVelocityInLocalPoint(attachment - centerOfMass) - groundVelocities_[i];
+    state.compressionSpeed = -relative.dot(state.contactNormal) / rayCosines_[i];
   }
   for (int i = 0; i < wheelCount(); ++i) {
     WheelState& state = wheels_[i];
@@ -249,12 +266,13 @@ void RaycastVehicle::updateSuspension() {
       otherCompression += wheels_[j].suspensionCompression;
       ++others;
     }
-    btScalar force = springDamperForce(state.stiffness, state.damping,
-                                       state.suspensionCompression, state.compressionSpeed);
+    btScalar force = state.stiffness * state.suspensionCompression;
     if (others > 0 && settings_.stabilizer > 0)
       force += antiRollForce(settings_.stabilizer, state.stiffness, state.suspensionCompression,
                              otherCompression / btScalar(others));
-    state.normalLoad = std::max(btScalar(0), force);  // a spring pushes, it never pulls the car down
+    springForces_[i] = force;
+    // The load as the step starts; the solve settles it with the damper's response included.
+    state.normalLoad = std::max(btScalar(0), force + state.damping * state.compressionSpeed);
   }
 }
 
@@ -265,6 +283,7 @@ void RaycastVehicle::measureContacts() {
   const btVector3 left = up.cross(forward);
   const btVector3 centerOfMass = chassis_->getCenterOfMassPosition();
   const FrictionRules& rules = settings_.friction;
+  const btScalar stickSpeed = settings_.solver.stickSpeed;
   for (int i = 0; i < wheelCount(); ++i) {
     WheelState& state = wheels_[i];
     const WheelSettings& settings = wheelSettings_[i];
@@ -293,33 +312,38 @@ void RaycastVehicle::measureContacts() {
     contact.lateral = lateral;
     contact.chassisArm = state.contactPoint - centerOfMass;
 
-    const btVector3 relative = chassis_->getVelocityInLocalPoint(contact.chassisArm) -
-                               groundVelocityAt(state.groundObject, state.contactPoint);
+    const btVector3 relative =
+        chassis_->getVelocityInLocalPoint(contact.chassisArm) - groundVelocities_[i];
     const btScalar forwardSpeed = relative.dot(longitudinal);
     const btScalar sideSpeed = relative.dot(lateral);
-    const btScalar surfaceSpeed = settings.radius * state.angularSpeed;
-    state.slipRatio = slipRatio(forwardSpeed, surfaceSpeed, settings.tire.slipRatioEpsilon);
-    state.slipAngle = slipAngle(forwardSpeed, sideSpeed, settings.tire.slipAngleEpsilon);
-    const btScalar slipSpeed = std::sqrt((forwardSpeed - surfaceSpeed) * (forwardSpeed - surfaceSpeed) +
-                                         sideSpeed * sideSpeed);
-    state.sliding = slipSpeed > rules.slipThreshold;
+    const btScalar surfaceSlip = forwardSpeed - settings.radius * state.angularSpeed;
+    state.sliding = std::sqrt(surfaceSlip * surfaceSlip + sideSpeed * sideSpeed) > rules.slipThreshold;
 
     // Seed 001: (tire + ground) / 2 clamped to [min, max], then the modifiers.
     const btScalar groundFriction = state.groundObject->getFriction();
     btScalar friction = std::clamp((settings.tire.friction + groundFriction) / 2,
                                    settings.minFriction, settings.maxFriction);
-    if (state.sliding) friction *= rules.dynamicFrictionRatio;
     friction *= loadSensitivityFactor(settings.tire.loadSensitivity, state.normalLoad,
                                       referenceLoads_[i]);
+    // dyn_friction_ratio reduces the friction of sliding Coulomb contacts: static rows, the
+    // handbrake's box, tires without slip curves. Slip curves fall to their sliding value
+    // themselves.
+    btScalar coulombFriction = friction;
+    if (state.sliding) coulombFriction *= rules.dynamicFrictionRatio;
     if (state.locked)
-      friction = std::min(friction * rules.handbrakeFrictionScale, rules.maxBrakingFriction);
-    state.friction = friction;
+      coulombFriction = std::min(coulombFriction * rules.handbrakeFrictionScale,
+                                 rules.maxBrakingFriction);
+    if (!tires_[i]->hasOwnSlidingFriction()) friction = coulombFriction;
+    state.friction = state.locked ? coulombFriction : friction;
 
     contact.tireContact.friction = friction;
+    contact.coulombScale = friction > 0 ? coulombFriction / friction : 0;
     contact.tireContact.normalLoad = state.normalLoad;
     contact.tireContact.forwardSpeed = forwardSpeed;
-    const btScalar contactSpeed = std::sqrt(forwardSpeed * forwardSpeed + sideSpeed * sideSpeed);
-    contact.staticFriction = contactSpeed < settings_.solver.stickSpeed;
+    // Static friction while the contact barely moves over the ground and the row barely slips.
+    const bool slow = forwardSpeed * forwardSpeed + sideSpeed * sideSpeed < stickSpeed * stickSpeed;
+    contact.staticLongitudinal = slow && std::fabs(surfaceSlip) < stickSpeed;
+    contact.staticLateral = slow;
   }
 }
 
@@ -339,7 +363,6 @@ int RaycastVehicle::groundBodyIndex(btRigidBody* body) {
 }
 
 void RaycastVehicle::solveContacts(btScalar dt) {
-  const btVector3 down = -worldUp();
   solver_->groundBodies().clear();
   for (int i = 0; i < wheelCount(); ++i) {
     const WheelSettings& settings = wheelSettings_[i];
@@ -354,14 +377,15 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     contact.brakeImpulseLimit = (state.brakeTorque + rolling) * dt;
     if (!state.inContact) continue;
     contact.normal = state.contactNormal;
-    contact.springImpulse = state.normalLoad * dt;
+    contact.springForce = springForces_[i];
+    contact.damping = state.damping;
+    contact.rayCosine = rayCosines_[i];
     // The bump stop row joins when full compression is within two steps' closing travel (plus
     // 2 cm); further away it could not act anyway.
     const btScalar toFullCompression = rayLengthsToContact_[i];
     contact.bumpStopActive =
         toFullCompression < 2 * std::max(state.compressionSpeed, btScalar(0)) * dt + btScalar(0.02);
-    const btScalar cosine = std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
-    contact.bumpStopGap = toFullCompression * cosine;
+    contact.bumpStopGap = toFullCompression * rayCosines_[i];
     contact.tire = tires_[i].get();
     contact.boxFriction = state.locked;
     contact.groundBody = -1;
@@ -372,7 +396,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
       if (body.body != ground) body.load(ground, dt);
       contact.groundArm = state.contactPoint - body.centerOfMass;
     } else {
-      contact.groundVelocity = groundVelocityAt(state.groundObject, state.contactPoint);
+      contact.groundVelocity = groundVelocities_[i];
     }
   }
 
@@ -409,7 +433,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
       state.longitudinalForce = state.lateralForce = state.utilization = 0;
       continue;
     }
-    state.normalLoad = contact.normalImpulse / dt;
+    state.normalLoad = contact.normalImpulse() / dt;
     // Slips as the solved forces see them (the ones measured before the solve lead them by a step).
     state.slipRatio = slipRatio(contact.forwardSpeed, settings.radius * state.angularSpeed,
                                 settings.tire.slipRatioEpsilon);

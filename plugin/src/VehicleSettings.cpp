@@ -1,5 +1,6 @@
 #include "raycar/VehicleSettings.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace raycar {
@@ -52,6 +53,25 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
   if (settings.wheels.empty()) problems.push_back("vehicle: needs at least one wheel");
   for (size_t i = 0; i < settings.wheels.size(); ++i)
     validateWheel(settings.wheels[i], "wheel " + std::to_string(i + 1), problems);
+  // An axle is a row of wheels across the car: anti-roll couples them (and the loader snaps
+  // them). Wheels sharing an axle number but standing apart along the car are a mistake, most
+  // often every wheel left at axle 0.
+  for (size_t i = 0; i < settings.wheels.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      const WheelSettings& a = settings.wheels[i];
+      const WheelSettings& b = settings.wheels[j];
+      if (a.axle != b.axle) continue;
+      const btScalar apart = std::fabs((a.attachmentPoint - b.attachmentPoint).dot(axes.forward));
+      if (apart > std::max(a.radius, b.radius)) {
+        problems.push_back("wheel " + std::to_string(i + 1) + ": shares axle " +
+                           std::to_string(a.axle) + " with wheel " + std::to_string(j + 1) +
+                           " but stands " + std::to_string(apart) +
+                           " m from it along the chassis forward axis (give each axle its own "
+                           "number)");
+        break;
+      }
+    }
+  }
   if (!(settings.stabilizer >= 0) || !std::isfinite(settings.stabilizer))
     problems.push_back("stabilizer must be >= 0 (a fraction of stiffness)");
   const FrictionRules& friction = settings.friction;

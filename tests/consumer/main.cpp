@@ -30,6 +30,7 @@ int main() {
     raycar::WheelSettings wheel;
     wheel.attachmentPoint = btVector3(i % 2 ? -0.8f : 0.8f, -0.02f, i < 2 ? 1.3f : -1.3f);
     wheel.radius = 0.33f;
+    wheel.axle = i < 2 ? 0 : 1;
     wheel.driving = i >= 2;
     settings.wheels.push_back(wheel);
   }

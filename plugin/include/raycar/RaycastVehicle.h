@@ -30,20 +30,22 @@ struct WheelContact;
 
 class RaycastVehicle : public btActionInterface {
  public:
-  // The chassis must already be in the world (which gives it gravity) when automatic stiffness
-  // or damping is asked for. Throws SettingsError listing every problem with `settings`.
+  // The chassis must be a dynamic body already in the world (which gives it gravity). Throws
+  // SettingsError listing every problem with `settings`.
   RaycastVehicle(btRigidBody& chassis, VehicleSettings settings);
   ~RaycastVehicle() override;
   RaycastVehicle(const RaycastVehicle&) = delete;
   RaycastVehicle& operator=(const RaycastVehicle&) = delete;
 
   // btActionInterface. dt <= 0 or non-finite: nothing happens. A chassis whose state is not
-  // finite is left alone.
+  // finite is left alone, and so is a sleeping one (Bullet's deactivation): a parked car costs
+  // nothing until an input changes, which wakes it.
   void updateAction(btCollisionWorld* world, btScalar dt) override;
   void debugDraw(btIDebugDraw* drawer) override;
 
-  // Inputs per wheel, held until changed. An index out of range or a non-finite value throws
-  // InputError and changes nothing.
+  // Inputs per wheel, held until changed; a change wakes the chassis. An index out of range, a
+  // non-finite value, or steering a wheel that is not steerable throws InputError and changes
+  // nothing.
   void setDriveTorque(int wheel, btScalar torque);  // N m at the wheel, > 0 drives forward
   void setBrakeTorque(int wheel, btScalar torque);  // N m, >= 0, footbrake
   void setSteerAngle(int wheel, btScalar angle);    // rad, > 0 turns left, |angle| < pi/2
@@ -79,7 +81,7 @@ class RaycastVehicle : public btActionInterface {
   void integrateWheelRotation(btScalar dt);
 
   void checkWheelIndex(int wheel, const char* what) const;
-  btVector3 groundVelocityAt(const btCollisionObject* object, const btVector3& point) const;
+  void wake() const;
   int groundBodyIndex(btRigidBody* body);
 
   btRigidBody* chassis_;
@@ -88,8 +90,12 @@ class RaycastVehicle : public btActionInterface {
   std::vector<WheelState> wheels_;
   std::vector<std::shared_ptr<const TireModel>> tires_;
   std::vector<btScalar> referenceLoads_;       // N, for load sensitivity
+  std::vector<btScalar> rayLengths_;           // m: len_max + radius
+  // Per wheel, this step
   std::vector<btScalar> rayLengthsToContact_;  // m: hit distance - radius, < 0 past full travel
-  std::vector<btScalar> rayLengths_;           // m
+  std::vector<btScalar> rayCosines_;           // -down . normal, held >= 0.1
+  std::vector<btVector3> groundVelocities_;    // m/s, the ground's velocity at the contact
+  std::vector<btScalar> springForces_;         // N, k x + anti-roll
   std::vector<WheelContact> contacts_;
   std::unique_ptr<ContactSolver> solver_;
   btScalar frontAxleForward_ = 0;  // m, chassis forward coordinate of the front-most wheel

@@ -65,6 +65,9 @@ class TireModel {
   // (Vx - R w longitudinally, Vy laterally).
   virtual FrictionLaw longitudinal(const TireContact& contact, btScalar slipVelocity) const = 0;
   virtual FrictionLaw lateral(const TireContact& contact, btScalar slipVelocity) const = 0;
+  // Whether the force laws already fall from static to sliding friction (slip curves do); if
+  // not, the contact's friction is multiplied by dyn_friction_ratio while it slides.
+  virtual bool hasOwnSlidingFriction() const { return false; }
 };
 
 class SlipCurveTire final : public TireModel {
@@ -74,6 +77,7 @@ class SlipCurveTire final : public TireModel {
   btScalar peakLateralForce(const TireContact& contact) const override;
   FrictionLaw longitudinal(const TireContact& contact, btScalar slipVelocity) const override;
   FrictionLaw lateral(const TireContact& contact, btScalar slipVelocity) const override;
+  bool hasOwnSlidingFriction() const override { return true; }
 
  private:
   FrictionCurve longitudinalCurve_;
