@@ -120,3 +120,48 @@ TEST_CASE("max_braking_friction caps a handbraked car's grip on a slope") {
       CHECK(moved == within(3 * 9.81 * (std::sin(slope) - 0.4 * std::cos(slope)), 0.05));
   }
 }
+
+TEST_CASE("a wheel ray that passes through the chassis ignores it and finds the ground") {
+  // Attachment points 0.45 m above the centre of mass, above the chassis box (half height 0.25):
+  // each ray crosses the whole box before it reaches the ground.
+  TestWorld world;
+  btRigidBody* ground = world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  CarSpec spec;
+  spec.lenMax = 0.8f;
+  spec.lenInitial = 0.67f;
+  spec.centerOfMassHeight = spec.radius + spec.lenInitial - 0.45f;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+  REQUIRE(car.vehicle->wheelSettings(0).attachmentPoint.y() == within(0.45, 1e-5));
+  for (int i = 0; i < int(2 / kStep); ++i) world.step(kStep);
+  for (int w = 0; w < 4; ++w) {
+    CHECK(car.vehicle->wheelState(w).groundObject == ground);
+    CHECK(car.vehicle->wheelState(w).suspensionLength == within(spec.lenInitial, 0.01));
+  }
+}
+
+TEST_CASE("tire forces on a dynamic slab are equal and opposite: momentum is conserved") {
+  // A 2000 kg slab on frictionless ground carries the car. Driving forward pushes the slab back;
+  // no horizontal force acts from outside, so m_car v_car + m_slab v_slab stays zero.
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 0);  // ice: Bullet multiplies frictions
+  const btScalar slabMass = 2000;
+  btRigidBody* slab = world.addBox(slabMass, btVector3(3, 0.1f, 10),
+                                   btTransform(btQuaternion::getIdentity(), btVector3(0, 0.1f, 0)), 1);
+  slab->setActivationState(DISABLE_DEACTIVATION);
+  CarSpec spec;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, 0.2f + restHeight(spec), 0)));
+  for (int i = 0; i < int(1 / kStep); ++i) world.step(kStep);
+  car.vehicle->setDriveTorque(2, 400);
+  car.vehicle->setDriveTorque(3, 400);
+  car.vehicle->setSteerAngle(0, 0.1f);
+  car.vehicle->setSteerAngle(1, 0.1f);
+  for (int i = 0; i < int(2 / kStep); ++i) world.step(kStep);
+  const btVector3 carMomentum = car.chassis->getLinearVelocity() * spec.mass;
+  const btVector3 slabMomentum = slab->getLinearVelocity() * slabMass;
+  const btVector3 total = carMomentum + slabMomentum;
+  const double horizontal = btVector3(total.x(), 0, total.z()).length();
+  const double carHorizontal = btVector3(carMomentum.x(), 0, carMomentum.z()).length();
+  INFO("car " << carHorizontal << " N s, total " << horizontal << " N s");
+  CHECK(carHorizontal > 2000);  // the car is moving
+  CHECK(horizontal < 1e-3 * carHorizontal);  // float rounding of two 5-digit momenta
+}
