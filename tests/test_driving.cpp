@@ -261,3 +261,25 @@ TEST_CASE("dyn_friction_ratio scales sliding Coulomb friction, not a slip-curve 
   for (int i = 0; i < 120; ++i) world.step(kStep);
   CHECK(car.vehicle->wheelState(2).friction == within(1.0, 1e-4));
 }
+
+TEST_CASE("downforce 1/2 rho ClA v^2 adds to the wheel loads, split by its front share") {
+  CarSpec spec;
+  spec.aero.downforceArea = 1.5f;  // Cl A, m^2
+  spec.aero.downforceFrontShare = 0.7f;
+  FlatScene scene(spec);
+  RaycastVehicle& vehicle = *scene.car.vehicle;
+  double staticFront = 0, staticRear = 0;
+  for (int w = 0; w < 4; ++w) (w < 2 ? staticFront : staticRear) += vehicle.wheelState(w).normalLoad;
+  // Roll at a steady 30 m/s (no drag, no rolling resistance) long enough for the springs to settle.
+  scene.car.chassis->setLinearVelocity(vehicle.worldForward() * 30);
+  scene.run(3);
+  const double speed = vehicle.forwardSpeed();
+  const double downforce = 0.5 * 1.225 * 1.5 * speed * speed;
+  double front = 0, rear = 0;
+  for (int w = 0; w < 4; ++w) (w < 2 ? front : rear) += vehicle.wheelState(w).normalLoad;
+  INFO("at " << speed << " m/s: downforce " << downforce << " N; front +" << front - staticFront
+             << " N, rear +" << rear - staticRear << " N");
+  CHECK(front + rear == within(spec.mass * kGravity + downforce, 0.01));
+  CHECK(front - staticFront == within(0.7 * downforce, 0.03));
+  CHECK(rear - staticRear == within(0.3 * downforce, 0.03));
+}
