@@ -60,7 +60,7 @@ struct Demo {
       wheel.damping = -0.8f;
       wheel.axle = i < 2 ? 0 : 1;
       wheel.driving = i >= 2;
-      wheel.steerable = i < 2;
+      wheel.steering = i < 2 ? raycar::SteerMode::Steered : raycar::SteerMode::Fixed;
       wheel.canBrake = i >= 2;
       wheel.tire.friction = kFriction;
       settings.wheels.push_back(wheel);

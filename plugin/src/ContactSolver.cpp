@@ -46,9 +46,11 @@ void ContactSolver::applyContactImpulse(SolverBody& chassis, WheelContact& conta
     groundBodies_[contact.groundBody].applyImpulse(-impulse, contact.groundArm);
 }
 
-void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contacts, btScalar dt,
-                          int iterations, btScalar bumpStopErrorReduction) {
+void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
+                          std::vector<SpinCoupling>& couplings, btScalar dt, int iterations,
+                          btScalar bumpStopErrorReduction) {
   const size_t count = contacts.size();
+  for (SpinCoupling& coupling : couplings) coupling.impulse = 0;
   for (WheelContact& contact : contacts) {
     contact.suspensionImpulse = 0;
     contact.bumpStopImpulse = 0;
@@ -79,8 +81,6 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
     longitudinalInverseMass_[i] = inverseMass(contact.longitudinal);
   }
 
-  for (WheelContact& contact : contacts)
-    if (!contact.active) solveAirborneBrake(contact);
   // Each sweep: loads first (the friction limits scale with them), then every wheel's
   // longitudinal row, then every lateral row. Solving one wheel completely before the next would
   // let a driven wheel's push yaw the chassis before its partner's push cancels the yaw, and the
@@ -88,7 +88,10 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
   for (int iteration = 0; iteration < iterations; ++iteration) {
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
-      if (!contact.active) continue;
+      if (!contact.active) {
+        solveAirborneBrake(contact);
+        continue;
+      }
       solveSuspension(chassis, contact, i, dt);
       if (contact.bumpStopActive) solveBumpStop(chassis, contact, i, dt, bumpStopErrorReduction);
       setFrictionLimits(contact, dt);
@@ -103,6 +106,7 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
       if (contact.active)
         commit(chassis, contact, contact.longitudinalImpulse, lateralCandidate(chassis, contact, i, dt));
     }
+    for (SpinCoupling& coupling : couplings) solveCoupling(coupling, contacts);
   }
 
   for (WheelContact& contact : contacts) {
@@ -159,16 +163,30 @@ void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
   if (contact.staticLateral) contact.lateralLimit *= contact.coulombScale;
 }
 
+void ContactSolver::solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts) {
+  WheelContact& a = contacts[coupling.wheelA];
+  WheelContact& b = contacts[coupling.wheelB];
+  const btScalar inverseInertia = a.inverseSpinInertia + b.inverseSpinInertia;
+  if (inverseInertia == 0) return;  // both held by the handbrake
+  const btScalar wanted = coupling.impulse - (a.angularSpeed - b.angularSpeed) / inverseInertia;
+  const btScalar limited = std::clamp(wanted, -coupling.limit, coupling.limit);
+  const btScalar change = limited - coupling.impulse;
+  a.angularSpeed += change * a.inverseSpinInertia;
+  b.angularSpeed -= change * b.inverseSpinInertia;
+  coupling.impulse = limited;
+}
+
 void ContactSolver::solveAirborneBrake(WheelContact& contact) {
   if (contact.inverseSpinInertia == 0) return;
   // The brake stops the wheel at zero and never pushes it past.
-  const btScalar needed = -contact.angularSpeed / contact.inverseSpinInertia;
+  const btScalar spinFree = freeSpin(contact);
+  const btScalar needed = -spinFree / contact.inverseSpinInertia;
   if (std::fabs(needed) <= contact.brakeImpulseLimit) {
     contact.brakeImpulse = needed;
     contact.angularSpeed = 0;
   } else {
     contact.brakeImpulse = std::copysign(contact.brakeImpulseLimit, needed);
-    contact.angularSpeed += contact.brakeImpulse * contact.inverseSpinInertia;
+    contact.angularSpeed = spinFree + contact.brakeImpulse * contact.inverseSpinInertia;
   }
 }
 

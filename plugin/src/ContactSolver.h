@@ -15,7 +15,8 @@
 //                 impulse within (T_brake + T_rolling) dt) or turns against it at that limit. The
 //                 block solve matters: a wheel is ~50x lighter than its share of the chassis, so
 //                 alternating brake and friction rows would move the chassis a few % per sweep;
-//   lateral       side slip Vy.
+//   lateral       side slip Vy;
+// and per locked or limited-slip differential a row between two wheels' spins.
 // The two friction rows follow the tire model's force law through Newton steps on
 // lambda = F(u) dt (u: the row's slip velocity), which is implicit in the slip and therefore
 // stable at any step, and are clamped so that friction never reverses a slip within one step
@@ -107,6 +108,15 @@ struct WheelContact {
   btScalar normalImpulse() const { return suspensionImpulse + bumpStopImpulse; }
 };
 
+// A locked or limited-slip differential between two wheels: their spins are driven together up
+// to `limit` (N m s over the step; infinite when locked).
+struct SpinCoupling {
+  int wheelA = 0;
+  int wheelB = 0;
+  btScalar limit = 0;
+  btScalar impulse = 0;  // result: N m s from B to A
+};
+
 class ContactSolver {
  public:
   // Reserves room for `wheelCount` wheels, so that solve() never allocates.
@@ -117,8 +127,9 @@ class ContactSolver {
 
   // Solves and leaves the new velocities in `chassis` and the ground bodies (predicted changes
   // removed again) and the impulses in `contacts`.
-  void solve(SolverBody& chassis, std::vector<WheelContact>& contacts, btScalar dt,
-             int iterations, btScalar bumpStopErrorReduction);
+  void solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
+             std::vector<SpinCoupling>& couplings, btScalar dt, int iterations,
+             btScalar bumpStopErrorReduction);
 
  private:
   void applyContactImpulse(SolverBody& chassis, WheelContact& contact, const btVector3& impulse);
@@ -128,6 +139,7 @@ class ContactSolver {
                      btScalar errorReduction);
   void setFrictionLimits(WheelContact& contact, btScalar dt);
   void solveAirborneBrake(WheelContact& contact);
+  void solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts);
   // Impulse change of one friction row with slip velocity `slip` and inverse mass.
   btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
                    btScalar inverseMass, btScalar dt) const;

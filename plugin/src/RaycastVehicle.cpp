@@ -94,6 +94,7 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
     frontAxleForward_ = std::max(frontAxleForward_, support[i].forward);
     rearAxleForward_ = std::min(rearAxleForward_, support[i].forward);
   }
+  buildDrivetrainLayout();
 }
 
 RaycastVehicle::~RaycastVehicle() = default;
@@ -111,7 +112,7 @@ void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "drive torque");
   if (!std::isfinite(torque))
     throw InputError("wheel " + std::to_string(wheel + 1), "drive torque is not finite");
-  wheels_[wheel].driveTorque = torque;
+  directDrive_[wheel] = torque;
   wake();
 }
 
@@ -120,7 +121,7 @@ void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   if (!std::isfinite(torque) || torque < 0)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "brake torque must be finite and >= 0 N m");
-  wheels_[wheel].brakeTorque = torque;
+  directBrake_[wheel] = torque;
   wake();
 }
 
@@ -129,9 +130,10 @@ void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
   if (!std::isfinite(angle) || std::fabs(angle) >= SIMD_HALF_PI)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "steer angle must be finite and within (-pi/2, pi/2) rad");
-  if (angle != 0 && !wheelSettings_[wheel].steerable)
-    throw InputError("wheel " + std::to_string(wheel + 1), "is not steerable");
-  wheels_[wheel].steerAngle = angle;
+  if (angle != 0 && !steered_[wheel])
+    throw InputError("wheel " + std::to_string(wheel + 1), "is not steered (SteerMode)");
+  wheels_[wheel].steerAngle += angle - directSteer_[wheel];  // shown at once, not next step
+  directSteer_[wheel] = angle;
   wake();
 }
 
@@ -198,12 +200,14 @@ void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
       !isFinite(chassis_->getAngularVelocity()))
     return;
   if (!chassis_->isActive()) return;  // asleep: nothing moves until an input wakes it
-  castWheelRays(*world);        // 1. one ray per wheel
-  updateSuspension();           // 2. lengths, compression speeds, loads
-  measureContacts();            // 3. contact frames, velocities, slips, friction
-  integrateDriveTorque(dt);     // 4. drive torque into wheel spin
-  solveContacts(dt);            // 5. impulses on chassis, ground and wheels
-  integrateWheelRotation(dt);   // 6. rotation angle for rendering
+  shapeInput(dt);                // 1. pedal and steering shaping, wheel steer angles
+  castWheelRays(*world);        // 2. one ray per wheel
+  updateSuspension();           // 3. lengths, compression speeds, loads
+  measureContacts();            // 4. contact frames, velocities, friction
+  applyDrivetrainAndBrakes(dt);  // 5. powertrain, differentials, brakes -> wheel torques
+  integrateDriveTorque(dt);     // 6. drive torque into wheel spin
+  solveContacts(dt);            // 7. impulses on chassis, ground and wheels
+  integrateWheelRotation(dt);   // 8. rotation angle for rendering
 }
 
 void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
@@ -414,7 +418,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     chassis.applyImpulse(-worldUp() * (downforceMagnitude * dt), worldForward() * point);
   }
 
-  solver_->solve(chassis, contacts_, dt, settings_.solver.iterations,
+  solver_->solve(chassis, contacts_, couplings_, dt, settings_.solver.iterations,
                  settings_.solver.bumpStopErrorReduction);
 
   chassis_->setLinearVelocity(chassis.linearVelocity);

@@ -39,6 +39,48 @@ void validateWheel(const WheelSettings& wheel, const std::string& name,
   for (auto& text : validateTire(wheel.tire, name + " tire")) problems.push_back(text);
 }
 
+void validateDifferentials(const VehicleSettings& settings, std::vector<std::string>& problems) {
+  btScalar shareSum = 0;
+  bool anyShare = false, anyDefaultShare = false;
+  for (size_t d = 0; d < settings.differentials.size(); ++d) {
+    const DifferentialSettings& differential = settings.differentials[d];
+    const std::string name = "differential " + std::to_string(d + 1) + " (axle " +
+                             std::to_string(differential.axle) + ")";
+    int driving = 0;
+    for (const WheelSettings& wheel : settings.wheels)
+      driving += wheel.axle == differential.axle && wheel.driving;
+    if (driving == 0) problems.push_back(name + ": the axle has no driving wheels");
+    for (size_t e = 0; e < d; ++e)
+      if (settings.differentials[e].axle == differential.axle)
+        problems.push_back(name + ": axle already has differential " + std::to_string(e + 1));
+    if (differential.torqueShare >= 0) {
+      anyShare = true;
+      shareSum += differential.torqueShare;
+      if (differential.torqueShare > 1) problems.push_back(name + ": torque share must lie in [0, 1]");
+    } else {
+      anyDefaultShare = true;
+    }
+    if (!(differential.preloadTorque >= 0) || !(differential.lockingCoefficient >= 0))
+      problems.push_back(name + ": preload and locking coefficient must be >= 0");
+  }
+  if (anyShare && anyDefaultShare)
+    problems.push_back("differentials: give every differential a torque share, or none");
+  if (anyShare && std::fabs(shareSum - 1) > 1e-3f)
+    problems.push_back("differentials: torque shares add up to " + std::to_string(shareSum) + ", not 1");
+  if (!settings.differentials.empty()) {
+    for (size_t i = 0; i < settings.wheels.size(); ++i) {
+      const WheelSettings& wheel = settings.wheels[i];
+      if (!wheel.driving) continue;
+      bool covered = false;
+      for (const DifferentialSettings& differential : settings.differentials)
+        covered = covered || differential.axle == wheel.axle;
+      if (!covered)
+        problems.push_back("wheel " + std::to_string(i + 1) + ": drives, but axle " +
+                           std::to_string(wheel.axle) + " has no differential");
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings) {
@@ -81,6 +123,11 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
     problems.push_back("handbrake friction scale must be > 0");
   if (!(friction.maxBrakingFriction > 0)) problems.push_back("max_braking_friction must be > 0");
   for (auto& text : validateAero(settings.aero)) problems.push_back(text);
+  for (auto& text : validateEngine(settings.engine)) problems.push_back(text);
+  for (auto& text : validateGearbox(settings.gearbox, settings.engine.maxRpm)) problems.push_back(text);
+  for (auto& text : validateBrakes(settings.brakes, settings.assists)) problems.push_back(text);
+  for (auto& text : validateSteering(settings.steering)) problems.push_back(text);
+  validateDifferentials(settings, problems);
   const ContactSolverSettings& solver = settings.solver;
   if (solver.iterations < 1 || solver.iterations > 100)
     problems.push_back("solver: iterations must lie in [1, 100]");

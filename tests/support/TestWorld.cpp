@@ -78,7 +78,7 @@ VehicleSettings makeCarSettings(const CarSpec& spec) {
     wheel.spinInertia = spec.spinInertia;
     wheel.axle = i < 2 ? 0 : 1;
     wheel.driving = i >= 2;
-    wheel.steerable = i < 2;
+    wheel.steering = i < 2 ? SteerMode::Steered : SteerMode::Fixed;
     wheel.canBrake = spec.rearHandbrakeOnly ? i >= 2 : true;
     wheel.tire.model = spec.tireModel;
     wheel.tire.friction = spec.tireFriction;

@@ -8,10 +8,15 @@
 // substep k acts again in substep k+1 and the last substep's force is dropped.
 //
 // The per-step pipeline (updateAction) follows DESIGN.md:
-//   1. cast one ray per wheel           2. suspension lengths and loads
-//   3. contact velocities and slips     4. drive torques into wheel spin
-//   5. contact solve: suspension, aero, bump stops, brakes, tire friction -> impulses
-//   6. wheel rotation for rendering
+//   1. input shaping: pedal speed and cap, steering rate, relaxation, Ackermann angles
+//   2. cast one ray per wheel           3. suspension lengths and loads
+//   4. contact velocities and friction  5. powertrain, differentials and brakes -> wheel torques
+//   6. drive torques into wheel spin
+//   7. contact solve: suspension, aero, bump stops, brakes, differentials, tire friction
+//   8. wheel rotation for rendering
+// A game drives the car with setInput(DriverInput) once per step. The per-wheel inputs
+// (setDriveTorque, setBrakeTorque, setSteerAngle) add to what the powertrain, brakes and steering
+// produce, for games with drivetrains of their own or for tests of the chassis alone.
 // No heap allocation happens in updateAction; the same inputs give bitwise the same trajectory.
 
 #include <BulletDynamics/Dynamics/btActionInterface.h>
@@ -20,6 +25,8 @@
 #include <memory>
 #include <vector>
 
+#include "raycar/DriverInput.h"
+#include "raycar/Powertrain.h"
 #include "raycar/VehicleSettings.h"
 #include "raycar/Wheel.h"
 
@@ -27,6 +34,7 @@ namespace raycar {
 
 class ContactSolver;
 struct WheelContact;
+struct SpinCoupling;
 
 class RaycastVehicle : public btActionInterface {
  public:
@@ -43,11 +51,14 @@ class RaycastVehicle : public btActionInterface {
   void updateAction(btCollisionWorld* world, btScalar dt) override;
   void debugDraw(btIDebugDraw* drawer) override;
 
-  // Inputs per wheel, held until changed; a change wakes the chassis. An index out of range, a
-  // non-finite value, or steering a wheel that is not steerable throws InputError and changes
-  // nothing.
+  // The driver's input, held until the next call. NaN components count as rejected
+  // (rejectedInputs()) and act as 0; out-of-range values are clamped. Wakes the chassis.
+  void setInput(const DriverInput& input);
+
+  // Per-wheel inputs, held until changed, added to the drivetrain's; a change wakes the chassis.
+  // An index out of range or a non-finite value throws InputError and changes nothing.
   void setDriveTorque(int wheel, btScalar torque);  // N m at the wheel, > 0 drives forward
-  void setBrakeTorque(int wheel, btScalar torque);  // N m, >= 0, footbrake
+  void setBrakeTorque(int wheel, btScalar torque);  // N m, >= 0
   void setSteerAngle(int wheel, btScalar angle);    // rad, > 0 turns left, |angle| < pi/2
   void setHandbrake(bool engaged);                  // locks every wheel with canBrake
 
@@ -60,6 +71,12 @@ class RaycastVehicle : public btActionInterface {
   btTransform wheelWorldTransform(int wheel, const btTransform& chassisTransform) const;
 
   const VehicleSettings& settings() const { return settings_; }
+  const DriverInput& input() const { return input_; }
+  int rejectedInputs() const { return rejectedInputs_; }
+  const PowertrainState& powertrain() const;
+  btScalar pedal() const { return shapedPedal_; }     // after pedal_speed and the steering cap
+  btScalar steerAngle() const { return steerAngle_; }  // rad, the equivalent bicycle's
+  bool isSteered(int wheel) const;
   btRigidBody& chassis() const { return *chassis_; }
   bool handbrake() const { return handbrake_; }
   // The chassis velocity over the coming step (m/s). Bullet runs actions after integrating, so
@@ -73,13 +90,19 @@ class RaycastVehicle : public btActionInterface {
   btVector3 worldRight() const;
 
  private:
+  // Stages of updateAction, in order. Input shaping and the drivetrain live in
+  // VehicleControl.cpp, the rest in RaycastVehicle.cpp.
+  void shapeInput(btScalar dt);
   void castWheelRays(btCollisionWorld& world);
   void updateSuspension();
   void measureContacts();
+  void applyDrivetrainAndBrakes(btScalar dt);
   void integrateDriveTorque(btScalar dt);
   void solveContacts(btScalar dt);
   void integrateWheelRotation(btScalar dt);
 
+  void buildDrivetrainLayout();
+  btScalar peakLongitudinalTorque(int wheel) const;
   void checkWheelIndex(int wheel, const char* what) const;
   void wake() const;
   int groundBodyIndex(btRigidBody* body);
@@ -102,6 +125,30 @@ class RaycastVehicle : public btActionInterface {
   btScalar rearAxleForward_ = 0;   // m, of the rear-most wheel
   btVector3 pendingVelocityChange_{0, 0, 0};  // m/s the chassis' forces add next step
   bool handbrake_ = false;
+
+  // Driver and drivetrain
+  struct DrivenAxle {
+    DifferentialSettings differential;
+    std::vector<int> wheels;  // its driving wheels
+    btScalar share = 0;       // of the drive torque
+  };
+  DriverInput input_;
+  bool shiftUpRequested_ = false;    // rising edges of the manual shift inputs, until used
+  bool shiftDownRequested_ = false;
+  int rejectedInputs_ = 0;
+  btScalar rampedPedal_ = 0;         // after pedal_speed
+  btScalar shapedPedal_ = 0;         // and after max_steering_pedal
+  btScalar steerAngle_ = 0;          // rad, bicycle
+  std::unique_ptr<Powertrain> powertrain_;
+  std::vector<DrivenAxle> drivenAxles_;
+  std::vector<int> drivingWheels_;
+  std::vector<char> steered_;        // per wheel, SteerMode resolved
+  std::vector<char> frontWheels_;    // per wheel: ahead of the centre of mass (brake bias)
+  int frontWheelCount_ = 0;
+  btScalar steerReferenceForward_ = 0;  // m: the line the turning centre lies on
+  btScalar steeredAxleForward_ = 0;     // m: mean forward position of the steered wheels
+  std::vector<btScalar> directDrive_, directBrake_, directSteer_;  // per-wheel inputs
+  std::vector<SpinCoupling> couplings_;
 };
 
 }  // namespace raycar

@@ -8,6 +8,11 @@
 #include <vector>
 
 #include "raycar/Aero.h"
+#include "raycar/Brakes.h"
+#include "raycar/Differential.h"
+#include "raycar/Engine.h"
+#include "raycar/Gearbox.h"
+#include "raycar/Steering.h"
 #include "raycar/Wheel.h"
 
 namespace raycar {
@@ -41,6 +46,14 @@ struct VehicleSettings {
   btScalar stabilizer = 0;  // anti-roll, a fraction of stiffness (CryEngine `stabilizer`, 0..2.5)
   FrictionRules friction;
   AeroSettings aero;
+  EngineSettings engine;
+  GearboxSettings gearbox;
+  // One per driven axle; empty: an open differential on every axle with driving wheels, torque
+  // shared by driving-wheel count.
+  std::vector<DifferentialSettings> differentials;
+  BrakeSettings brakes;
+  AssistSettings assists;
+  SteeringSettings steering;
   ContactSolverSettings solver;
 };
 

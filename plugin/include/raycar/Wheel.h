@@ -10,6 +10,9 @@ class btCollisionObject;
 
 namespace raycar {
 
+// Which wheels the steering turns (seed 001: those ahead of the centre of mass).
+enum class SteerMode { Automatic, Steered, Fixed };
+
 struct WheelSettings {
   // Suspension top (pivot), chassis body space (m). The wheel centre hangs below it along the
   // chassis down axis, at the current suspension length.
@@ -24,7 +27,7 @@ struct WheelSettings {
   bool driving = false;         // receives drive torque (informational until the powertrain)
   int axle = 0;                 // wheels sharing an axle share an anti-roll bar
   bool canBrake = true;         // the handbrake locks this wheel
-  bool steerable = false;       // steering input turns this wheel
+  SteerMode steering = SteerMode::Automatic;  // Automatic: steered when ahead of the centre of mass
   btScalar minFriction = 0;     // lower clamp of (tire + ground) / 2
   btScalar maxFriction = 100;   // upper clamp of (tire + ground) / 2
   int surfaceId = 0;            // the game's tire surface identifier; raycar only carries it
@@ -56,10 +59,10 @@ struct WheelState {
   // Rotation
   btScalar angularSpeed = 0;           // rad/s, > 0 when rolling forward
   btScalar rotationAngle = 0;          // rad, in (-pi, pi], for rendering
-  btScalar steerAngle = 0;             // rad, > 0 turns left
-  // Inputs of this step
+  btScalar steerAngle = 0;             // rad, > 0 turns left (steering plus setSteerAngle)
+  // Torques of this step (powertrain and brakes plus the per-wheel inputs)
   btScalar driveTorque = 0;            // N m at the wheel
-  btScalar brakeTorque = 0;            // N m, footbrake
+  btScalar brakeTorque = 0;            // N m: footbrake, engine braking, axle friction
   bool locked = false;                 // held by the handbrake
 };
 

@@ -1,0 +1,34 @@
+#pragma once
+// Gearbox settings (seed 001's `gears` and shift parameters, seed 004's final drive and
+// efficiency). The state machine that uses them is Powertrain.
+
+#include <LinearMath/btScalar.h>
+
+#include <string>
+#include <vector>
+
+namespace raycar {
+
+// Indices into GearboxSettings::gears.
+constexpr int kReverseGear = 0;
+constexpr int kNeutralGear = 1;
+constexpr int kFirstGear = 2;
+constexpr int kMaxGears = 8;
+
+struct GearboxSettings {
+  // `gears`: at most 8 ratios (engine turns per wheel turn, before the final drive); the first is
+  // reverse (negative), the second neutral (0), the rest forward (positive).
+  std::vector<btScalar> gears = {-3.2f, 0, 3.2f, 2.1f, 1.45f, 1.1f, 0.87f};
+  btScalar finalDrive = 3.7f;            // final drive ratio, > 0
+  btScalar efficiency = 0.92f;           // (0, 1]: share of engine torque reaching the wheels
+  btScalar shiftUpRpm = 4200;            // engine_shiftupRPM: automatic upshift above it
+  btScalar shiftDownRpm = 1800;          // engine_shiftdownRPM: automatic downshift below it
+  btScalar clutchSpeed = 4;              // clutch_speed (1/s): re-engages in 1 / clutch_speed s
+  btScalar gearDirectionSwitchRpm = 30;  // gear_dir_switch_RPM: wheel rpm below which forward
+                                         // and reverse may be swapped
+  bool automatic = true;                 // false: DriverInput::shiftUp / shiftDown choose gears
+};
+
+std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScalar maxRpm);
+
+}  // namespace raycar

@@ -1,0 +1,68 @@
+#pragma once
+// Engine, clutch and gearbox as one state machine (seed 001, with seed 004's final drive,
+// efficiency and engine braking). Each step it takes the shaped pedal and the driving wheels'
+// spin and returns the torque at the driven wheels, the pedal's braking request, and engine
+// braking.
+//
+// - Engine speed follows the fastest driving wheel times the gear and final drive ratios. While
+//   the clutch re-engages (clutch < 1) it blends from its own speed to that:
+//   rpm = lerp(own, wheels, clutch), never below engine_idleRPM nor above engine_maxRPM.
+// - Engaging a gear from neutral sets the engine to engine_startRPM. With the throttle closed
+//   and the wheels turning the engine slower than engine_minRPM, the clutch opens so the engine
+//   does not stall (stalling itself is not modelled).
+// - Automatic mode: above engine_shiftupRPM one gear up, below engine_shiftdownRPM one down
+//   (from first to neutral only with the throttle closed); never up from reverse. After every
+//   change the clutch opens and closes again at clutch_speed, scaling the torque meanwhile, and
+//   no further shift happens until it has closed.
+// - Direction (CryEngine): pedal < 0 in a forward gear brakes ('back' while moving forward) until
+//   the driving wheels turn slower than gear_dir_switch_RPM, then engages reverse; pedal > 0 in
+//   reverse likewise. Manual mode: DriverInput's shift inputs choose the gear; pedal > 0 drives in
+//   the selected gear, pedal < 0 brakes.
+
+#include "raycar/Engine.h"
+#include "raycar/Gearbox.h"
+
+namespace raycar {
+
+struct PowertrainInput {
+  btScalar pedal = 0;              // [-1, 1], already shaped (pedal speed, steering cap)
+  bool shiftUp = false;            // manual mode: shift one gear up this step
+  bool shiftDown = false;          // manual mode: shift one gear down this step
+  btScalar fastestWheelSpin = 0;   // rad/s, the driving wheel spin of largest magnitude (signed)
+  btScalar meanWheelSpin = 0;      // rad/s, mean of the driving wheels' spins (signed)
+};
+
+struct PowertrainOutput {
+  btScalar driveTorque = 0;         // N m, sum over the driven wheels, > 0 drives forward
+  btScalar engineBrakingTorque = 0;  // N m, sum over the driven wheels, against their spin
+  btScalar pedalBrake = 0;          // [0, 1]: the pedal asks the footbrake for this much
+  btScalar throttle = 0;            // [0, 1]: what reached the engine
+};
+
+struct PowertrainState {
+  int gear = kNeutralGear;   // index into GearboxSettings::gears
+  btScalar clutch = 0;       // [0, 1]: 1 engaged
+  btScalar engineRpm = 0;    // rev/min
+  btScalar engineTorque = 0;  // N m at the crankshaft, this step
+  int shifts = 0;            // gear changes so far
+};
+
+class Powertrain {
+ public:
+  Powertrain(const EngineSettings& engine, const GearboxSettings& gearbox);
+  PowertrainOutput update(const PowertrainInput& input, btScalar dt);
+  const PowertrainState& state() const { return state_; }
+  // Total ratio engine : wheel in the current gear (gear x final drive); 0 in neutral.
+  btScalar totalRatio() const;
+
+ private:
+  void engage(int gear);
+  void selectGear(const PowertrainInput& input, btScalar& throttle, btScalar& pedalBrake);
+  void shiftAutomatically(btScalar wheelDrivenRpm, btScalar throttle);
+
+  EngineSettings engine_;
+  GearboxSettings gearbox_;
+  PowertrainState state_;
+};
+
+}  // namespace raycar

@@ -1,0 +1,111 @@
+#include "raycar/Powertrain.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace raycar {
+namespace {
+constexpr btScalar kRadiansPerSecondToRpm = btScalar(60) / SIMD_2_PI;
+constexpr btScalar kPedalDeadZone = btScalar(1e-3);
+}  // namespace
+
+Powertrain::Powertrain(const EngineSettings& engine, const GearboxSettings& gearbox)
+    : engine_(engine), gearbox_(gearbox) {
+  state_.engineRpm = engine.idleRpm;
+}
+
+btScalar Powertrain::totalRatio() const {
+  return gearbox_.gears[state_.gear] * gearbox_.finalDrive;
+}
+
+void Powertrain::engage(int gear) {
+  if (gear == state_.gear) return;
+  if (state_.gear == kNeutralGear) state_.engineRpm = engine_.startRpm;
+  state_.gear = gear;
+  state_.clutch = 0;
+  ++state_.shifts;
+}
+
+void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
+                            btScalar& pedalBrake) {
+  const int lastGear = int(gearbox_.gears.size()) - 1;
+  const btScalar pedal = input.pedal;
+  if (!gearbox_.automatic) {
+    if (input.shiftUp && state_.gear < lastGear) engage(state_.gear + 1);
+    if (input.shiftDown && state_.gear > kReverseGear) engage(state_.gear - 1);
+    throttle = std::max(pedal, btScalar(0));
+    pedalBrake = std::max(-pedal, btScalar(0));
+    return;
+  }
+  const btScalar wheelRpm = std::fabs(input.meanWheelSpin) * kRadiansPerSecondToRpm;
+  const bool mayReverse = wheelRpm < gearbox_.gearDirectionSwitchRpm;
+  const bool inReverse = state_.gear == kReverseGear;
+  const bool inForward = state_.gear >= kFirstGear;
+  if (pedal > kPedalDeadZone) {
+    if (inForward) {
+      throttle = pedal;
+    } else if (mayReverse || (!inReverse && input.meanWheelSpin >= 0)) {
+      engage(kFirstGear);
+      throttle = pedal;
+    } else {
+      pedalBrake = pedal;  // 'forward' while rolling backwards: brake first
+    }
+  } else if (pedal < -kPedalDeadZone) {
+    if (inReverse) {
+      throttle = -pedal;
+    } else if (mayReverse || (!inForward && input.meanWheelSpin <= 0)) {
+      engage(kReverseGear);
+      throttle = -pedal;
+    } else {
+      pedalBrake = -pedal;  // 'back' while rolling forwards: brake first
+    }
+  }
+}
+
+void Powertrain::shiftAutomatically(btScalar wheelDrivenRpm, btScalar throttle) {
+  // Only with the clutch closed: right after a shift the engine speed is still settling.
+  if (!gearbox_.automatic || state_.clutch < 1 || state_.gear < kFirstGear) return;
+  const int lastGear = int(gearbox_.gears.size()) - 1;
+  if (wheelDrivenRpm > gearbox_.shiftUpRpm && state_.gear < lastGear) {
+    engage(state_.gear + 1);
+  } else if (wheelDrivenRpm < gearbox_.shiftDownRpm) {
+    if (state_.gear > kFirstGear) engage(state_.gear - 1);
+    else if (throttle == 0) engage(kNeutralGear);
+  }
+}
+
+PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
+  PowertrainOutput output;
+  btScalar throttle = 0;
+  selectGear(input, throttle, output.pedalBrake);
+
+  // Engine speed the wheels would impose through the current gear.
+  btScalar wheelDrivenRpm =
+      std::fabs(input.fastestWheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
+  shiftAutomatically(wheelDrivenRpm, throttle);
+  wheelDrivenRpm = std::fabs(input.fastestWheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
+
+  if (state_.gear == kNeutralGear) {
+    state_.clutch = 0;
+    state_.engineRpm = engine_.idleRpm;
+    state_.engineTorque = 0;
+    return output;
+  }
+  state_.clutch = std::min(btScalar(1), state_.clutch + gearbox_.clutchSpeed * dt);
+  // Stall protection: throttle closed and the wheels would drag the engine below minRPM.
+  if (throttle == 0 && wheelDrivenRpm < engine_.minRpm) state_.clutch = 0;
+  const btScalar clutch = state_.clutch;
+  state_.engineRpm = std::clamp(state_.engineRpm + (wheelDrivenRpm - state_.engineRpm) * clutch,
+                                engine_.idleRpm, engine_.maxRpm);
+
+  state_.engineTorque = engineTorque(engine_, state_.engineRpm, throttle);
+  output.throttle = throttle;
+  const btScalar ratio = totalRatio();
+  output.driveTorque = state_.engineTorque * clutch * ratio * gearbox_.efficiency;
+  if (throttle == 0)
+    output.engineBrakingTorque =
+        engineBrakingTorque(engine_, state_.engineRpm) * clutch * std::fabs(ratio);
+  return output;
+}
+
+}  // namespace raycar

@@ -1,0 +1,172 @@
+// RaycastVehicle's driver side: input shaping and steering geometry (pipeline stage 1), and the
+// powertrain, differentials, brakes and assists that turn the input into wheel torques (stage 5).
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ContactSolver.h"
+#include "raycar/RaycastVehicle.h"
+
+namespace raycar {
+
+void RaycastVehicle::buildDrivetrainLayout() {
+  const size_t count = wheelSettings_.size();
+  const btVector3 forward = settings_.axes.forward;
+  steered_.assign(count, 0);
+  frontWheels_.assign(count, 0);
+  directDrive_.assign(count, 0);
+  directBrake_.assign(count, 0);
+  directSteer_.assign(count, 0);
+  btScalar steeredSum = 0, referenceSum = 0;
+  int steeredCount = 0, referenceCount = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const WheelSettings& wheel = wheelSettings_[i];
+    const btScalar ahead = wheel.attachmentPoint.dot(forward);
+    frontWheels_[i] = ahead > 0;
+    frontWheelCount_ += frontWheels_[i];
+    steered_[i] = wheel.steering == SteerMode::Steered ||
+                  (wheel.steering == SteerMode::Automatic && ahead > 0);
+    if (steered_[i]) {
+      steeredSum += ahead;
+      ++steeredCount;
+    } else {
+      referenceSum += ahead;
+      ++referenceCount;
+    }
+    if (wheel.driving) drivingWheels_.push_back(int(i));
+  }
+  // The turning centre lies on the line of the unsteered wheels (the centre of mass if all steer).
+  steerReferenceForward_ = referenceCount > 0 ? referenceSum / btScalar(referenceCount) : 0;
+  steeredAxleForward_ = steeredCount > 0 ? steeredSum / btScalar(steeredCount) : 0;
+
+  // Driven axles: the settings' differentials, or an open one per axle with driving wheels.
+  std::vector<DifferentialSettings> differentials = settings_.differentials;
+  if (differentials.empty()) {
+    for (int wheel : drivingWheels_) {
+      const int axle = wheelSettings_[wheel].axle;
+      const bool known = std::any_of(differentials.begin(), differentials.end(),
+                                     [&](const DifferentialSettings& d) { return d.axle == axle; });
+      if (!known) differentials.push_back(DifferentialSettings{axle});
+    }
+  }
+  for (const DifferentialSettings& differential : differentials) {
+    DrivenAxle axle;
+    axle.differential = differential;
+    for (int wheel : drivingWheels_)
+      if (wheelSettings_[wheel].axle == differential.axle) axle.wheels.push_back(wheel);
+    axle.share = differential.torqueShare >= 0
+                     ? differential.torqueShare
+                     : btScalar(axle.wheels.size()) / btScalar(drivingWheels_.size());
+    for (size_t w = 1; w < axle.wheels.size() && differential.type != DifferentialType::Open; ++w)
+      couplings_.push_back(SpinCoupling{axle.wheels[w - 1], axle.wheels[w], 0, 0});
+    drivenAxles_.push_back(std::move(axle));
+  }
+  powertrain_ = std::make_unique<Powertrain>(settings_.engine, settings_.gearbox);
+}
+
+const PowertrainState& RaycastVehicle::powertrain() const { return powertrain_->state(); }
+
+bool RaycastVehicle::isSteered(int wheel) const {
+  checkWheelIndex(wheel, "steering");
+  return steered_[wheel] != 0;
+}
+
+void RaycastVehicle::setInput(const DriverInput& input) {
+  const SanitizedInput sanitized = sanitize(input);
+  rejectedInputs_ += sanitized.rejected;
+  shiftUpRequested_ = shiftUpRequested_ || (sanitized.input.shiftUp && !input_.shiftUp);
+  shiftDownRequested_ = shiftDownRequested_ || (sanitized.input.shiftDown && !input_.shiftDown);
+  input_ = sanitized.input;
+  handbrake_ = input_.handbrake;
+  wake();
+}
+
+// Stage 1: pedal speed and cap, steering rate and relaxation, per-wheel steer angles.
+void RaycastVehicle::shapeInput(btScalar dt) {
+  const SteeringSettings& steering = settings_.steering;
+  const btScalar speed = forwardSpeed();
+  steerAngle_ = updateSteerAngle(steering, steerAngle_, input_.steer, speed, dt);
+  rampedPedal_ = rampPedal(steering, rampedPedal_, input_.pedal, dt);
+  const btScalar lock = std::fabs(steerAngle_) / maxSteerAngle(steering, speed);
+  shapedPedal_ = capPedal(steering, rampedPedal_, lock, speed);
+
+  const btVector3 forward = settings_.axes.forward;
+  const btVector3 left = -settings_.axes.right();
+  for (int i = 0; i < wheelCount(); ++i) {
+    btScalar angle = 0;
+    if (steered_[i]) {
+      const btVector3& point = wheelSettings_[i].attachmentPoint;
+      angle = steering.ackermann
+                  ? ackermannWheelAngle(steerAngle_, point.dot(forward) - steerReferenceForward_,
+                                        steeredAxleForward_ - steerReferenceForward_, point.dot(left))
+                  : steerAngle_;
+    }
+    wheels_[i].steerAngle =
+        std::clamp(angle + directSteer_[i], -SIMD_HALF_PI * btScalar(0.99), SIMD_HALF_PI * btScalar(0.99));
+  }
+}
+
+btScalar RaycastVehicle::peakLongitudinalTorque(int wheel) const {
+  // What the tire can carry at its friction peak, from this step's load and friction (N m).
+  const WheelState& state = wheels_[wheel];
+  if (!state.inContact) return 0;
+  TireContact contact;
+  contact.normalLoad = state.normalLoad;
+  contact.friction = state.friction;
+  return tires_[wheel]->peakLongitudinalForce(contact) * wheelSettings_[wheel].radius;
+}
+
+// Stage 5: powertrain, differentials, brakes and assists -> drive and brake torque per wheel,
+// and the differentials' locking limits for the solve.
+void RaycastVehicle::applyDrivetrainAndBrakes(btScalar dt) {
+  PowertrainInput input;
+  input.pedal = shapedPedal_;
+  input.shiftUp = shiftUpRequested_;
+  input.shiftDown = shiftDownRequested_;
+  shiftUpRequested_ = shiftDownRequested_ = false;
+  for (int wheel : drivingWheels_) {
+    const btScalar spin = wheels_[wheel].angularSpeed;
+    if (std::fabs(spin) > std::fabs(input.fastestWheelSpin)) input.fastestWheelSpin = spin;
+    input.meanWheelSpin += spin / btScalar(drivingWheels_.size());
+  }
+  const PowertrainOutput output = powertrain_->update(input, dt);
+
+  for (int i = 0; i < wheelCount(); ++i) {
+    wheels_[i].driveTorque = directDrive_[i];
+    wheels_[i].brakeTorque = directBrake_[i] + settings_.brakes.axleFriction;
+  }
+  size_t coupling = 0;
+  for (const DrivenAxle& axle : drivenAxles_) {
+    const btScalar axleTorque = output.driveTorque * axle.share;
+    const btScalar perWheel = 1 / btScalar(std::max<size_t>(axle.wheels.size(), 1));
+    for (int wheel : axle.wheels) {
+      wheels_[wheel].driveTorque += axleTorque * perWheel;
+      // Engine braking drags against the spin like a brake: it slows, never reverses.
+      wheels_[wheel].brakeTorque += output.engineBrakingTorque * axle.share * perWheel;
+    }
+    const btScalar locking = differentialLockingTorque(axle.differential, axleTorque);
+    for (size_t w = 1; w < axle.wheels.size() && axle.differential.type != DifferentialType::Open; ++w)
+      couplings_[coupling++].limit = std::isinf(locking) ? locking : locking * dt;
+  }
+
+  const btScalar footbrake = std::max(input_.brake, output.pedalBrake);
+  const AssistSettings& assists = settings_.assists;
+  const int rearWheelCount = wheelCount() - frontWheelCount_;
+  for (int i = 0; i < wheelCount(); ++i) {
+    WheelState& state = wheels_[i];
+    btScalar brake = footbrakeTorque(settings_.brakes, footbrake, frontWheels_[i] != 0,
+                                     frontWheelCount_, rearWheelCount);
+    const btScalar grip = peakLongitudinalTorque(i);
+    // ABS: no more brake torque than the tire carries near its peak, so the wheel turns at about
+    // the peak slip instead of locking. Traction control likewise for drive torque.
+    if (assists.abs && state.inContact) brake = std::min(brake, assists.absLongitudinalShare * grip);
+    if (assists.tractionControl && state.inContact) {
+      const btScalar cap = assists.tractionLongitudinalShare * grip;
+      state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
+    }
+    state.brakeTorque += brake;
+  }
+}
+
+}  // namespace raycar
