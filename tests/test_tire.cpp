@@ -1,6 +1,7 @@
 // Friction curves and tire force laws (seeds 000 and 004).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "raycar/FrictionCurve.h"
@@ -110,11 +111,11 @@ TEST_CASE("the slip-curve tire's force law follows mu(s) N and opposes slip") {
   contact.friction = 0.9f;
   contact.forwardSpeed = 20;
   // Wheel surface 2 m/s faster than the ground: s = 0.1, force forward.
-  const FrictionLaw drive = tire.longitudinal(contact, -2);
+  const FrictionLaw drive = tire.longitudinal(contact, -2, 0);
   CHECK(drive.force == within(0.9 * 4000 * longitudinal.evaluate(0.1f).value, 1e-5));
   CHECK(drive.stiffness > 0);
   // Sliding right at 2 m/s: alpha = atan(2 / 20.5), force to the left.
-  const FrictionLaw side = tire.lateral(contact, 2);
+  const FrictionLaw side = tire.lateral(contact, 2, 0);
   const btScalar alpha = std::atan2(2.0f, 20.5f);
   CHECK(side.force == within(-0.9 * 4000 * lateral.evaluate(alpha).value, 1e-5));
   CHECK(tire.peakLateralForce(contact) == within(0.9 * 4000 * lateral.peak(), 1e-6));
@@ -125,8 +126,70 @@ TEST_CASE("the linear tire of seed 000: side force = side speed x load x coeffic
   TireContact contact;
   contact.normalLoad = 3000;
   contact.friction = 1;
-  const FrictionLaw side = tire.lateral(contact, 0.5f);
+  const FrictionLaw side = tire.lateral(contact, 0.5f, 0);
   CHECK(side.force == within(-0.5 * 3000 * 0.8, 1e-5));
   CHECK(side.stiffness == within(3000 * 0.8, 1e-5));
-  CHECK(tire.longitudinal(contact, 1).sticks);
+  CHECK(tire.longitudinal(contact, 1, 0).sticks);
+}
+
+TEST_CASE("combined slip: a locked, sliding tire keeps little cornering force") {
+  // Locked at 20 m/s (s = -1) with a 3 degree slip angle: reading each curve at its own slip
+  // would leave ~0.5 mu N of side force; combined slip leaves a few percent.
+  const SlipCurveTire tire{TireSettings{}};
+  TireContact contact;
+  contact.normalLoad = 4000;
+  contact.friction = 1;
+  contact.forwardSpeed = 20;
+  const btScalar sideSpeed = std::tan(btScalar(3 * SIMD_PI / 180)) * 20.5f;
+  const FrictionLaw along = tire.longitudinal(contact, 20, sideSpeed);
+  const FrictionLaw across = tire.lateral(contact, sideSpeed, 20);
+  INFO("Fx " << along.force << " N, Fy " << across.force << " N");
+  CHECK(std::fabs(across.force) < 0.05 * 4000);
+  CHECK(across.force < 0);  // still against the side slip
+  CHECK(along.force == within(-4000 * std::fabs(FrictionCurve(defaultLongitudinalCurve()).evaluate(-1).value), 0.01));
+}
+
+TEST_CASE("combined slip stays inside the friction ellipse for any pair of slips") {
+  const TireSettings settings;
+  const SlipCurveTire tire(settings);
+  const double peakX = FrictionCurve(settings.longitudinalCurve).peak();
+  const double peakY = FrictionCurve(settings.lateralCurve).peak();
+  TireContact contact;
+  contact.normalLoad = 3000;
+  contact.friction = 0.9f;
+  contact.forwardSpeed = 15;
+  double largest = 0;
+  for (btScalar along = -20; along <= 20; along += 0.37f) {
+    for (btScalar across = -15; across <= 15; across += 0.29f) {
+      const double x = tire.longitudinal(contact, along, across).force / (0.9 * 3000 * peakX);
+      const double y = tire.lateral(contact, across, along).force / (0.9 * 3000 * peakY);
+      largest = std::max(largest, x * x + y * y);
+    }
+  }
+  CHECK(largest <= 1 + 1e-4);
+  CHECK(largest > 0.99);  // and reaches it
+}
+
+TEST_CASE("the force laws' stiffness is their derivative (finite differences within 1%)") {
+  // The solver's Newton steps rely on it, on both branches of the curves.
+  const SlipCurveTire tire{TireSettings{}};
+  TireContact contact;
+  contact.normalLoad = 3500;
+  contact.friction = 1;
+  contact.forwardSpeed = 12;
+  const btScalar h = 1e-3f;
+  for (btScalar along : {-0.6f, -0.2f, 0.3f, 1.5f, 6.0f}) {
+    for (btScalar across : {0.0f, 0.4f, -1.1f, 3.0f}) {
+      const FrictionLaw law = tire.longitudinal(contact, along, across);
+      const double numeric = -(tire.longitudinal(contact, along + h, across).force -
+                               tire.longitudinal(contact, along - h, across).force) / (2 * h);
+      INFO("longitudinal at (" << along << ", " << across << ")");
+      CHECK(std::fabs(law.stiffness - numeric) <= 0.01 * std::fabs(numeric) + 2.0);
+      const FrictionLaw side = tire.lateral(contact, across, along);
+      const double sideNumeric = -(tire.lateral(contact, across + h, along).force -
+                                   tire.lateral(contact, across - h, along).force) / (2 * h);
+      INFO("lateral at (" << across << ", " << along << ")");
+      CHECK(std::fabs(side.stiffness - sideNumeric) <= 0.01 * std::fabs(sideNumeric) + 2.0);
+    }
+  }
 }

@@ -23,10 +23,10 @@ std::vector<std::string> validateBrakes(const BrakeSettings& brakes, const Assis
   require(brakes.brakeTorque >= 0 && std::isfinite(brakes.brakeTorque), "brake_torque must be >= 0 N m");
   require(brakes.frontBias >= 0 && brakes.frontBias <= 1, "front bias must lie in [0, 1]");
   require(brakes.axleFriction >= 0 && std::isfinite(brakes.axleFriction), "axle_friction must be >= 0 N m");
-  require(assists.absLongitudinalShare > 0 && assists.absLongitudinalShare <= 1,
-          "ABS longitudinal share must lie in (0, 1]");
-  require(assists.tractionLongitudinalShare > 0 && assists.tractionLongitudinalShare <= 1,
-          "traction control longitudinal share must lie in (0, 1]");
+  require(assists.absTargetSlip > 0 && assists.absTargetSlip <= 1,
+          "ABS target slip ratio must lie in (0, 1]");
+  require(assists.tractionTargetSlip > 0 && assists.tractionTargetSlip <= 1,
+          "traction control target slip ratio must lie in (0, 1]");
   return problems;
 }
 

@@ -211,14 +211,16 @@ btScalar ContactSolver::freeSpin(const WheelContact& contact) const {
 btScalar ContactSolver::longitudinalCandidate(const SolverBody& chassis,
                                               const WheelContact& contact, size_t index,
                                               btScalar dt) const {
-  const btScalar forwardSpeed = relativeVelocity(chassis, contact).dot(contact.longitudinal);
+  const btVector3 velocity = relativeVelocity(chassis, contact);
+  const btScalar forwardSpeed = velocity.dot(contact.longitudinal);
+  const btScalar lateralSlip = velocity.dot(contact.lateral);
   const btScalar chassisMass = longitudinalInverseMass_[index];
   const btScalar radius = contact.radius;
   const btScalar inverseInertia = contact.inverseSpinInertia;
   const bool sticks = contact.boxFriction || contact.staticLongitudinal;
   auto candidate = [&](btScalar slip, btScalar inverseMass) {
     const FrictionLaw law =
-        sticks ? FrictionLaw{} : contact.tire->longitudinal(contact.tireContact, slip);
+        sticks ? FrictionLaw{} : contact.tire->longitudinal(contact.tireContact, slip, lateralSlip);
     return contact.longitudinalImpulse +
            rowStep(law, sticks, contact.longitudinalImpulse, slip, inverseMass, dt);
   };
@@ -241,9 +243,13 @@ btScalar ContactSolver::longitudinalCandidate(const SolverBody& chassis,
 
 btScalar ContactSolver::lateralCandidate(const SolverBody& chassis, const WheelContact& contact,
                                          size_t index, btScalar dt) const {
-  const btScalar slip = relativeVelocity(chassis, contact).dot(contact.lateral);
+  const btVector3 velocity = relativeVelocity(chassis, contact);
+  const btScalar slip = velocity.dot(contact.lateral);
+  const btScalar longitudinalSlip =
+      velocity.dot(contact.longitudinal) - contact.radius * contact.angularSpeed;
   const bool sticks = contact.boxFriction || contact.staticLateral;
-  const FrictionLaw law = sticks ? FrictionLaw{} : contact.tire->lateral(contact.tireContact, slip);
+  const FrictionLaw law =
+      sticks ? FrictionLaw{} : contact.tire->lateral(contact.tireContact, slip, longitudinalSlip);
   return contact.lateralImpulse +
          rowStep(law, sticks, contact.lateralImpulse, slip, lateralInverseMass_[index], dt);
 }

@@ -344,6 +344,7 @@ void RaycastVehicle::measureContacts() {
     contact.coulombScale = friction > 0 ? coulombFriction / friction : 0;
     contact.tireContact.normalLoad = state.normalLoad;
     contact.tireContact.forwardSpeed = forwardSpeed;
+    contact.lateralSpeed = sideSpeed;  // until the solve replaces it with its own result
     // Static friction while the contact barely moves over the ground and the row barely slips.
     const bool slow = forwardSpeed * forwardSpeed + sideSpeed * sideSpeed < stickSpeed * stickSpeed;
     contact.staticLongitudinal = slow && std::fabs(surfaceSlip) < stickSpeed;

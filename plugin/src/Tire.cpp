@@ -33,23 +33,52 @@ btScalar SlipCurveTire::peakLateralForce(const TireContact& contact) const {
   return contact.friction * contact.normalLoad * lateralCurve_.peak();
 }
 
-FrictionLaw SlipCurveTire::longitudinal(const TireContact& contact, btScalar slipVelocity) const {
-  // s = (R w - Vx) / Vref = -slipVelocity / Vref, with Vref frozen for the step.
-  const btScalar referenceSpeed = std::max(std::fabs(contact.forwardSpeed), slipRatioEpsilon_);
-  const FrictionCurve::Sample sample = longitudinalCurve_.evaluate(-slipVelocity / referenceSpeed);
-  const btScalar scale = contact.friction * contact.normalLoad;
-  return {scale * sample.value, scale * sample.slope / referenceSpeed, false};
+FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY,
+                                       btScalar scale) const {
+  // sigma = (s, tan alpha); rho = |(s / s_peak, alpha / alpha_peak)|.
+  const FrictionCurve& curve = longitudinal ? longitudinalCurve_ : lateralCurve_;
+  const btScalar slipPeakX = longitudinalCurve_.peakSlip();
+  const btScalar slipPeakY = lateralCurve_.peakSlip();
+  const btScalar angle = std::atan(sigmaY);
+  const btScalar normalX = sigmaX / slipPeakX;
+  const btScalar normalY = angle / slipPeakY;
+  const btScalar rho = std::sqrt(normalX * normalX + normalY * normalY);
+  const btScalar magnitude = std::sqrt(sigmaX * sigmaX + sigmaY * sigmaY);
+  if (magnitude < btScalar(1e-7)) {
+    // At zero slip the force is 0 and its slope the curve's initial slope (alpha = tan alpha).
+    return {0, scale * curve.evaluate(0).slope, false};
+  }
+  const btScalar own = longitudinal ? sigmaX : sigmaY;
+  const btScalar other = longitudinal ? sigmaY : sigmaX;
+  const btScalar peak = longitudinal ? slipPeakX : slipPeakY;
+  const FrictionCurve::Sample sample = curve.evaluate(rho * peak);
+  const btScalar share = own / magnitude;
+  // d rho / d sigma_own: s / (s_peak^2 rho), or alpha / (alpha_peak^2 rho) / (1 + tan^2)
+  const btScalar rhoRate = longitudinal ? normalX / (slipPeakX * rho)
+                                        : normalY / (slipPeakY * rho) / (1 + sigmaY * sigmaY);
+  // d (own / |sigma|) / d own = other^2 / |sigma|^3
+  const btScalar shareRate = other * other / (magnitude * magnitude * magnitude);
+  return {scale * sample.value * share,
+          scale * (sample.slope * peak * rhoRate * share + sample.value * shareRate), false};
 }
 
-FrictionLaw SlipCurveTire::lateral(const TireContact& contact, btScalar slipVelocity) const {
-  const btScalar referenceSpeed = std::fabs(contact.forwardSpeed) + slipAngleEpsilon_;
-  const btScalar angle = std::atan2(slipVelocity, referenceSpeed);
-  const FrictionCurve::Sample sample = lateralCurve_.evaluate(angle);
-  const btScalar scale = contact.friction * contact.normalLoad;
-  // d alpha / d Vy = Vref / (Vy^2 + Vref^2)
-  const btScalar angleRate =
-      referenceSpeed / (slipVelocity * slipVelocity + referenceSpeed * referenceSpeed);
-  return {-scale * sample.value, scale * sample.slope * angleRate, false};
+FrictionLaw SlipCurveTire::longitudinal(const TireContact& contact, btScalar longitudinalSlip,
+                                        btScalar lateralSlip) const {
+  // s = -(Vx - R w) / Vref_x and tan alpha = Vy / Vref_y, with the reference speeds frozen.
+  const btScalar referenceX = std::max(std::fabs(contact.forwardSpeed), slipRatioEpsilon_);
+  const btScalar referenceY = std::fabs(contact.forwardSpeed) + slipAngleEpsilon_;
+  const FrictionLaw law = combinedLaw(true, -longitudinalSlip / referenceX, lateralSlip / referenceY,
+                                      contact.friction * contact.normalLoad);
+  return {law.force, law.stiffness / referenceX, false};
+}
+
+FrictionLaw SlipCurveTire::lateral(const TireContact& contact, btScalar lateralSlip,
+                                   btScalar longitudinalSlip) const {
+  const btScalar referenceX = std::max(std::fabs(contact.forwardSpeed), slipRatioEpsilon_);
+  const btScalar referenceY = std::fabs(contact.forwardSpeed) + slipAngleEpsilon_;
+  const FrictionLaw law = combinedLaw(false, -longitudinalSlip / referenceX, lateralSlip / referenceY,
+                                      contact.friction * contact.normalLoad);
+  return {-law.force, law.stiffness / referenceY, false};
 }
 
 btScalar LinearSideFrictionTire::peakLongitudinalForce(const TireContact& contact) const {
@@ -60,14 +89,14 @@ btScalar LinearSideFrictionTire::peakLateralForce(const TireContact& contact) co
   return contact.friction * contact.normalLoad;
 }
 
-FrictionLaw LinearSideFrictionTire::longitudinal(const TireContact&, btScalar) const {
+FrictionLaw LinearSideFrictionTire::longitudinal(const TireContact&, btScalar, btScalar) const {
   return {0, 0, true};
 }
 
-FrictionLaw LinearSideFrictionTire::lateral(const TireContact& contact,
-                                            btScalar slipVelocity) const {
+FrictionLaw LinearSideFrictionTire::lateral(const TireContact& contact, btScalar lateralSlip,
+                                            btScalar) const {
   const btScalar stiffness = sideFrictionCoefficient_ * contact.normalLoad;
-  return {-stiffness * slipVelocity, stiffness, false};
+  return {-stiffness * lateralSlip, stiffness, false};
 }
 
 std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings) {

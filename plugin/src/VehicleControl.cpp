@@ -107,14 +107,19 @@ void RaycastVehicle::shapeInput(btScalar dt) {
   }
 }
 
-btScalar RaycastVehicle::peakLongitudinalTorque(int wheel) const {
-  // What the tire can carry at its friction peak, from this step's load and friction (N m).
+btScalar RaycastVehicle::assistTorqueCap(int wheel, btScalar slipRatio) const {
+  // The torque (N m) the tire transmits at `slipRatio` under its present side slip, from this
+  // step's load and friction; a Coulomb tire's friction limit.
   const WheelState& state = wheels_[wheel];
-  if (!state.inContact) return 0;
-  TireContact contact;
-  contact.normalLoad = state.normalLoad;
-  contact.friction = state.friction;
-  return tires_[wheel]->peakLongitudinalForce(contact) * wheelSettings_[wheel].radius;
+  if (!state.inContact) return std::numeric_limits<btScalar>::infinity();
+  const WheelContact& contact = contacts_[wheel];
+  const WheelSettings& settings = wheelSettings_[wheel];
+  TireContact tire = contact.tireContact;
+  tire.normalLoad = state.normalLoad;
+  const btScalar referenceSpeed = std::max(std::fabs(tire.forwardSpeed), settings.tire.slipRatioEpsilon);
+  const FrictionLaw law = tires_[wheel]->longitudinal(tire, -slipRatio * referenceSpeed, contact.lateralSpeed);
+  const btScalar force = law.sticks ? tires_[wheel]->peakLongitudinalForce(tire) : std::fabs(law.force);
+  return force * settings.radius;
 }
 
 // Stage 5: powertrain, differentials, brakes and assists -> drive and brake torque per wheel,
@@ -157,12 +162,11 @@ void RaycastVehicle::applyDrivetrainAndBrakes(btScalar dt) {
     WheelState& state = wheels_[i];
     btScalar brake = footbrakeTorque(settings_.brakes, footbrake, frontWheels_[i] != 0,
                                      frontWheelCount_, rearWheelCount);
-    const btScalar grip = peakLongitudinalTorque(i);
-    // ABS: no more brake torque than the tire carries near its peak, so the wheel turns at about
-    // the peak slip instead of locking. Traction control likewise for drive torque.
-    if (assists.abs && state.inContact) brake = std::min(brake, assists.absLongitudinalShare * grip);
-    if (assists.tractionControl && state.inContact) {
-      const btScalar cap = assists.tractionLongitudinalShare * grip;
+    // ABS: no more brake torque than the tire carries at the target slip, so the wheel turns at
+    // about that slip instead of locking. Traction control likewise for drive torque.
+    if (assists.abs) brake = std::min(brake, assistTorqueCap(i, assists.absTargetSlip));
+    if (assists.tractionControl) {
+      const btScalar cap = assistTorqueCap(i, assists.tractionTargetSlip);
       state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
     }
     state.brakeTorque += brake;

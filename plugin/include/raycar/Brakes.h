@@ -4,10 +4,11 @@
 // The footbrake applies brake_torque per wheel at full input when the bias is even; frontBias
 // moves a share of the total to the wheels ahead of the centre of mass. axle_friction always acts
 // against each wheel's spin. The handbrake (RaycastVehicle) locks the can_brake wheels.
-// ABS caps each wheel's brake torque at absLongitudinalShare x the torque the tire can carry at
-// its friction peak (mu peak_x N R): the wheel then slows to the slip of that force, just below
-// the curve's peak, instead of locking, and keeps lateral grip for steering. Traction control
-// caps drive torque the same way.
+// ABS caps each wheel's brake torque at the torque its tire transmits at the target slip ratio
+// under the present side slip (from the tire model itself, so cornering lowers the cap): the
+// wheel then turns at about that slip, just below the curve's peak, instead of locking, and
+// keeps lateral grip for steering. Traction control caps drive torque the same way. With a
+// Coulomb tire (no slip law) the cap is the friction limit itself.
 
 #include <LinearMath/btScalar.h>
 
@@ -23,10 +24,10 @@ struct BrakeSettings {
 };
 
 struct AssistSettings {
-  bool abs = false;                        // anti-lock brakes
-  btScalar absLongitudinalShare = 0.9;     // (0, 1]: brake torque cap as a share of peak grip
+  bool abs = false;                  // anti-lock brakes
+  btScalar absTargetSlip = 0.1;      // slip ratio ABS holds a braking wheel at, (0, 1]
   bool tractionControl = false;
-  btScalar tractionLongitudinalShare = 0.9;  // (0, 1]: drive torque cap as a share of peak grip
+  btScalar tractionTargetSlip = 0.1;  // slip ratio traction control holds a driven wheel at
 };
 
 // Footbrake torque (N m) on one wheel for input in [0, 1]. `front`: the wheel is ahead of the

@@ -102,7 +102,7 @@ class RaycastVehicle : public btActionInterface {
   void integrateWheelRotation(btScalar dt);
 
   void buildDrivetrainLayout();
-  btScalar peakLongitudinalTorque(int wheel) const;
+  btScalar assistTorqueCap(int wheel, btScalar slipRatio) const;
   void checkWheelIndex(int wheel, const char* what) const;
   void wake() const;
   int groundBodyIndex(btRigidBody* body);

@@ -10,7 +10,15 @@
 // Two models come with raycar, and TireModel is the interface for a game's own:
 // - SlipCurves (seed 004): slip ratio s = (R w - Vx) / max(|Vx|, eps_s) and slip angle
 //   alpha = atan2(Vy, |Vx| + eps_a), normalised curves mu_x(s), mu_y(alpha) scaled by the contact's
-//   friction, load sensitivity, and the friction ellipse (applied by the solver).
+//   friction and load sensitivity. Combined slip: the curves are read at the combined slip
+//   normalised by their peaks, rho = |(s / s_peak, alpha / alpha_peak)|, and the force points
+//   against the slip vector sigma = (s, tan alpha):
+//     Fx = mu N mu_x(rho s_peak) sigma_x / |sigma|,  Fy = -mu N mu_y(rho alpha_peak) sigma_y / |sigma|.
+//   Pure slips give the curves exactly; combined, the force stays inside seed 004's friction
+//   ellipse; and a locked, sliding wheel (s = -1, tan alpha = Vy / Vx) pushes exactly against its
+//   sliding velocity. Reading each curve at its own slip and clamping to the ellipse instead
+//   would leave a locked wheel nearly all its cornering force, and normalised slips as the
+//   direction would skew it, so that a locked, steered car yawed away from its steering.
 // - LinearSideFriction (seed 000): side force = side speed x load x coefficient, and a tire that
 //   rolls without longitudinal slip up to the friction limit. Not accurate at speed; kept because
 //   it is simple to tune and convincing at low speed.
@@ -61,10 +69,12 @@ class TireModel {
   // Largest force in each direction (N): the semi-axes of the friction ellipse.
   virtual btScalar peakLongitudinalForce(const TireContact& contact) const = 0;
   virtual btScalar peakLateralForce(const TireContact& contact) const = 0;
-  // slipVelocity (m/s): tire surface velocity relative to the ground along the direction
-  // (Vx - R w longitudinally, Vy laterally).
-  virtual FrictionLaw longitudinal(const TireContact& contact, btScalar slipVelocity) const = 0;
-  virtual FrictionLaw lateral(const TireContact& contact, btScalar slipVelocity) const = 0;
+  // Slip velocities (m/s): tire surface velocity relative to the ground, longitudinal Vx - R w
+  // and lateral Vy. Each law is linearised in its own direction's slip; the other is given.
+  virtual FrictionLaw longitudinal(const TireContact& contact, btScalar longitudinalSlip,
+                                   btScalar lateralSlip) const = 0;
+  virtual FrictionLaw lateral(const TireContact& contact, btScalar lateralSlip,
+                              btScalar longitudinalSlip) const = 0;
   // Whether the force laws already fall from static to sliding friction (slip curves do); if
   // not, the contact's friction is multiplied by dyn_friction_ratio while it slides.
   virtual bool hasOwnSlidingFriction() const { return false; }
@@ -75,11 +85,17 @@ class SlipCurveTire final : public TireModel {
   explicit SlipCurveTire(const TireSettings& settings);
   btScalar peakLongitudinalForce(const TireContact& contact) const override;
   btScalar peakLateralForce(const TireContact& contact) const override;
-  FrictionLaw longitudinal(const TireContact& contact, btScalar slipVelocity) const override;
-  FrictionLaw lateral(const TireContact& contact, btScalar slipVelocity) const override;
+  FrictionLaw longitudinal(const TireContact& contact, btScalar longitudinalSlip,
+                           btScalar lateralSlip) const override;
+  FrictionLaw lateral(const TireContact& contact, btScalar lateralSlip,
+                      btScalar longitudinalSlip) const override;
   bool hasOwnSlidingFriction() const override { return true; }
 
  private:
+  // Force and derivative with respect to sigma_own for one direction: scale x
+  // mu(rho x_peak) sigma_own / |sigma|, with rho from the normalised slips.
+  FrictionLaw combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY, btScalar scale) const;
+
   FrictionCurve longitudinalCurve_;
   FrictionCurve lateralCurve_;
   btScalar slipRatioEpsilon_;
@@ -92,8 +108,10 @@ class LinearSideFrictionTire final : public TireModel {
       : sideFrictionCoefficient_(sideFrictionCoefficient) {}
   btScalar peakLongitudinalForce(const TireContact& contact) const override;
   btScalar peakLateralForce(const TireContact& contact) const override;
-  FrictionLaw longitudinal(const TireContact& contact, btScalar slipVelocity) const override;
-  FrictionLaw lateral(const TireContact& contact, btScalar slipVelocity) const override;
+  FrictionLaw longitudinal(const TireContact& contact, btScalar longitudinalSlip,
+                           btScalar lateralSlip) const override;
+  FrictionLaw lateral(const TireContact& contact, btScalar lateralSlip,
+                      btScalar longitudinalSlip) const override;
 
  private:
   btScalar sideFrictionCoefficient_;  // s/m

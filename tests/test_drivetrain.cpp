@@ -1,0 +1,347 @@
+// The drivetrain in the car: top speed, differentials, torque splits, engine braking, the 'back'
+// convention, brake bias, ABS and traction control.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "TestWorld.h"
+#include "Tolerance.h"
+
+using namespace raycar;
+using namespace raycar::test;
+
+namespace {
+
+constexpr btScalar kGravity = 9.81f;
+constexpr btScalar kStep = 1.0f / 120;
+constexpr double kRpmPerRadPerSecond = 60 / (2 * 3.14159265358979);
+
+struct Drive {
+  TestWorld world;
+  TestCar car;
+  CarSpec spec;
+  Drive(const CarSpec& carSpec, const VehicleSettings& settings) : spec(carSpec) {
+    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)), &settings);
+    run(0.5f, DriverInput{});
+  }
+  RaycastVehicle& vehicle() { return *car.vehicle; }
+  void run(btScalar seconds, const DriverInput& input) {
+    for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) {
+      car.vehicle->setInput(input);
+      world.step(kStep);
+    }
+  }
+  btScalar speed() { return car.vehicle->forwardSpeed(); }
+  // Holds `target` m/s with the pedal (never negative, so 'back' never brakes).
+  void cruise(btScalar target, btScalar seconds, btScalar steer = 0) {
+    for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) {
+      DriverInput input;
+      input.pedal = std::clamp(0.4f * (target - speed()) + 0.15f, btScalar(0), btScalar(1));
+      input.steer = steer;
+      car.vehicle->setInput(input);
+      world.step(kStep);
+    }
+  }
+};
+
+CarSpec roadCar() {
+  CarSpec spec;
+  spec.aero.dragArea = 0.7f;
+  spec.aero.rollingResistance = 0.012f;
+  return spec;
+}
+
+VehicleSettings roadSettings(const CarSpec& spec) {
+  VehicleSettings settings = makeCarSettings(spec);
+  settings.engine.power = 60000;  // W
+  settings.engine.maxRpm = 6000;
+  settings.gearbox.gears = {-3.2f, 0, 3.2f, 2.1f, 1.45f, 1.1f, 0.87f};
+  settings.gearbox.finalDrive = 3.7f;
+  settings.gearbox.shiftUpRpm = 4500;
+  settings.gearbox.shiftDownRpm = 1800;
+  return settings;
+}
+
+}  // namespace
+
+TEST_CASE("full throttle tops out where drive force meets drag and rolling resistance, within 3%") {
+  const CarSpec spec = roadCar();
+  const VehicleSettings settings = roadSettings(spec);
+  Drive drive(spec, settings);
+  DriverInput flatOut;
+  flatOut.pedal = 1;
+  drive.run(150, flatOut);
+  const int gear = drive.vehicle().powertrain().gear;
+  REQUIRE(gear == int(settings.gearbox.gears.size()) - 1);  // top gear
+  // Independent: F(v) = T(rpm(v)) ratio final eff / R with rpm(v) = v / R ratio final 60 / 2 pi,
+  // against 1/2 rho CdA v^2 + Crr m g; bisection for the crossing.
+  const double ratio = settings.gearbox.gears[gear] * settings.gearbox.finalDrive;
+  auto surplus = [&](double v) {
+    const double rpm = v / spec.radius * ratio * kRpmPerRadPerSecond;
+    const double drive = engineTorque(settings.engine, btScalar(rpm), 1) * ratio * settings.gearbox.efficiency / spec.radius;
+    return drive - 0.5 * 1.225 * 0.7 * v * v - 0.012 * spec.mass * kGravity;
+  };
+  double low = 10, high = 80;
+  REQUIRE(surplus(low) > 0);
+  REQUIRE(surplus(high) < 0);
+  for (int i = 0; i < 60; ++i) (surplus((low + high) / 2) > 0 ? low : high) = (low + high) / 2;
+  INFO("top speed " << drive.speed() << " m/s, force balance " << low << " m/s, engine "
+                    << drive.vehicle().powertrain().engineRpm << " rpm");
+  CHECK(drive.speed() == within(low, 0.03));
+}
+
+namespace {
+// Rear-drive car in a steady left turn at 5 m/s; returns (w_outer - w_inner) / w_mean of the rear
+// wheels and the rear axle centre's turning radius.
+struct TurnResult {
+  double spread;
+  double radius;
+};
+TurnResult steadyTurn(DifferentialType type) {
+  CarSpec spec = roadCar();
+  VehicleSettings settings = roadSettings(spec);
+  DifferentialSettings differential;
+  differential.axle = 1;
+  differential.type = type;
+  differential.preloadTorque = 150;
+  differential.lockingCoefficient = 0.5f;
+  settings.differentials = {differential};
+  Drive drive(spec, settings);
+  drive.cruise(5, 8, 0.4f);
+  double spread = 0, radius = 0;
+  const int samples = 240;
+  const btVector3 rearAxleCentre = carToLocal(spec.axes, 0, spec.radius + spec.lenInitial - spec.centerOfMassHeight, -spec.wheelbase / 2);
+  for (int i = 0; i < samples; ++i) {
+    drive.cruise(5, kStep, 0.4f);
+    const btScalar inner = drive.vehicle().wheelState(2).angularSpeed;  // rear left
+    const btScalar outer = drive.vehicle().wheelState(3).angularSpeed;
+    spread += (outer - inner) / ((outer + inner) / 2) / samples;
+    const btTransform& transform = drive.car.chassis->getWorldTransform();
+    const btScalar pointSpeed = drive.car.chassis->getVelocityInLocalPoint(transform.getBasis() * rearAxleCentre).length();
+    radius += pointSpeed / std::fabs(drive.car.chassis->getAngularVelocity().dot(drive.vehicle().worldUp())) / samples;
+  }
+  return {spread, radius};
+}
+}  // namespace
+
+TEST_CASE("differentials in a steady turn: open spreads the wheel speeds by track / radius, locked holds them equal") {
+  const CarSpec spec;
+  const TurnResult open = steadyTurn(DifferentialType::Open);
+  INFO("open: spread " << open.spread << ", track / radius " << spec.track / open.radius);
+  CHECK(open.spread == within(spec.track / open.radius, 0.05));
+  const TurnResult locked = steadyTurn(DifferentialType::Locked);
+  INFO("locked: spread " << locked.spread);
+  CHECK(std::fabs(locked.spread) < 1e-4);
+  // A limited-slip differential lies in between.
+  const TurnResult limited = steadyTurn(DifferentialType::LimitedSlip);
+  INFO("limited slip: spread " << limited.spread);
+  CHECK(limited.spread < 0.9 * open.spread);
+  CHECK(limited.spread > 10 * std::fabs(locked.spread));
+}
+
+TEST_CASE("torque splits: 4WD by axle shares; a 6x4 truck's two rear axles share by wheel count") {
+  CarSpec spec;
+  VehicleSettings settings = makeCarSettings(spec);
+  for (WheelSettings& wheel : settings.wheels) wheel.driving = true;
+  settings.differentials = {DifferentialSettings{0, DifferentialType::Open, 0.4f},
+                            DifferentialSettings{1, DifferentialType::Open, 0.6f}};
+  Drive drive(spec, settings);
+  DriverInput input;
+  input.pedal = 0.5f;
+  drive.run(0.5f, input);
+  const RaycastVehicle& car = drive.vehicle();
+  REQUIRE(car.wheelState(0).driveTorque > 0);
+  CHECK(car.wheelState(0).driveTorque == within(car.wheelState(2).driveTorque * 0.4 / 0.6, 1e-5));
+  CHECK(car.wheelState(1).driveTorque == within(car.wheelState(0).driveTorque, 1e-6));
+
+  // 6x4: front axle steers, axles 1 and 2 drive.
+  VehicleSettings truck = makeCarSettings(spec);
+  WheelSettings left = truck.wheels[2], right = truck.wheels[3];
+  left.axle = right.axle = 2;
+  left.attachmentPoint -= spec.axes.forward * 1.4f;
+  right.attachmentPoint -= spec.axes.forward * 1.4f;
+  truck.wheels.push_back(left);
+  truck.wheels.push_back(right);
+  for (WheelSettings& wheel : truck.wheels) wheel.attachmentPoint += spec.axes.forward * 0.7f;  // centre of mass between
+  Drive haul(spec, truck);
+  haul.run(0.5f, input);
+  const RaycastVehicle& lorry = haul.vehicle();
+  REQUIRE(lorry.wheelCount() == 6);
+  double total = 0;
+  for (int w = 2; w < 6; ++w) {
+    total += lorry.wheelState(w).driveTorque;
+    CHECK(lorry.wheelState(w).driveTorque == within(lorry.wheelState(2).driveTorque, 1e-6));
+  }
+  CHECK(lorry.wheelState(0).driveTorque == 0);
+  const PowertrainState& state = lorry.powertrain();
+  const double expected = state.engineTorque * state.clutch * truck.gearbox.gears[state.gear] *
+                          truck.gearbox.finalDrive * truck.gearbox.efficiency;
+  CHECK(total == within(expected, 1e-4));
+}
+
+TEST_CASE("axle_friction always opposes the spin: a coasting car slows by 4 T / R / (m + sum I / R^2)") {
+  CarSpec spec;
+  VehicleSettings settings = makeCarSettings(spec);
+  settings.brakes.axleFriction = 30;  // N m per wheel
+  Drive drive(spec, settings);
+  drive.car.chassis->setLinearVelocity(drive.vehicle().worldForward() * 20);
+  drive.run(1, DriverInput{});  // wheels spin up; neutral gear, no drag
+  const double before = drive.speed();
+  drive.run(2, DriverInput{});
+  const double deceleration = (before - drive.speed()) / 2;
+  const double effectiveMass = spec.mass + 4 * spec.spinInertia / (spec.radius * spec.radius);
+  CHECK(deceleration == within(4 * 30 / spec.radius / effectiveMass, 0.03));
+  // Stopped, it holds the wheels still rather than turning them backwards.
+  drive.car.chassis->setLinearVelocity(btVector3(0, 0, 0));
+  drive.run(3, DriverInput{});  // the spinning wheels push the car on a little first
+  for (int w = 0; w < 4; ++w) CHECK(std::fabs(drive.vehicle().wheelState(w).angularSpeed) < 1e-3);
+}
+
+TEST_CASE("engine braking decelerates a coasting car by T_eb x ratio / R / (m + sum I / R^2)") {
+  const CarSpec spec;  // no drag, no rolling resistance: only the engine slows it
+  VehicleSettings settings = roadSettings(spec);
+  settings.engine.engineBraking = 0.3f;
+  Drive drive(spec, settings);
+  DriverInput throttle;
+  throttle.pedal = 0.6f;
+  drive.run(6, throttle);
+  const PowertrainState before = drive.vehicle().powertrain();
+  REQUIRE(before.gear >= kFirstGear);
+  const double speedBefore = drive.speed();
+  drive.run(0.25f, DriverInput{});
+  const PowertrainState& after = drive.vehicle().powertrain();
+  REQUIRE(after.gear == before.gear);
+  const double deceleration = (speedBefore - drive.speed()) / 0.25;
+  const double ratio = settings.gearbox.gears[after.gear] * settings.gearbox.finalDrive;
+  const double meanRpm = (before.engineRpm + after.engineRpm) / 2;
+  const double brakingTorque = 0.3 * peakEngineTorque(settings.engine) * meanRpm / settings.engine.maxRpm * ratio;
+  const double effectiveMass = spec.mass + 4 * spec.spinInertia / (spec.radius * spec.radius);
+  INFO("in gear " << after.gear << " at " << meanRpm << " rpm");
+  CHECK(deceleration == within(brakingTorque / spec.radius / effectiveMass, 0.1));
+}
+
+TEST_CASE("'back' while rolling forward brakes with brake_torque, then engages reverse when slow") {
+  const CarSpec spec;
+  VehicleSettings settings = roadSettings(spec);
+  settings.brakes.brakeTorque = 500;  // N m per wheel: 4 x 500 / 0.33 = 6 kN, inside the grip
+  settings.brakes.frontBias = 0.5f;
+  Drive drive(spec, settings);
+  drive.car.chassis->setLinearVelocity(drive.vehicle().worldForward() * 15);
+  drive.run(1, DriverInput{});
+  DriverInput back;
+  back.pedal = -1;
+  const double before = drive.speed();
+  drive.run(0.5f, back);
+  const double effectiveMass = spec.mass + 4 * spec.spinInertia / (spec.radius * spec.radius);
+  CHECK((before - drive.speed()) / 0.5 == within(4 * 500 / spec.radius / effectiveMass, 0.05));
+  CHECK(drive.vehicle().powertrain().gear != kReverseGear);
+  // Keep pressing: the car stops, reverse engages only under gear_dir_switch_RPM, and it backs up.
+  double switchWheelRpm = -1;
+  for (int i = 0; i < int(6 / kStep); ++i) {
+    const int gearBefore = drive.vehicle().powertrain().gear;
+    const double wheelRpm = std::fabs(drive.vehicle().wheelState(2).angularSpeed + drive.vehicle().wheelState(3).angularSpeed) / 2 * kRpmPerRadPerSecond;
+    drive.run(kStep, back);
+    if (gearBefore != kReverseGear && drive.vehicle().powertrain().gear == kReverseGear) switchWheelRpm = wheelRpm;
+  }
+  INFO("reverse engaged at " << switchWheelRpm << " wheel rpm");
+  CHECK(switchWheelRpm >= 0);
+  CHECK(switchWheelRpm < settings.gearbox.gearDirectionSwitchRpm);
+  CHECK(drive.speed() < -2);
+}
+
+TEST_CASE("front/rear brake bias and the handbrake from DriverInput") {
+  const CarSpec spec;
+  VehicleSettings settings = makeCarSettings(spec);
+  settings.brakes.brakeTorque = 1000;
+  settings.brakes.frontBias = 0.65f;
+  Drive drive(spec, settings);
+  DriverInput input;
+  input.brake = 0.5f;
+  drive.run(kStep, input);
+  // Total 4 x 1000 x 0.5 = 2000 N m: 65% on the two front wheels.
+  CHECK(drive.vehicle().wheelState(0).brakeTorque == within(2000 * 0.65 / 2, 1e-5));
+  CHECK(drive.vehicle().wheelState(3).brakeTorque == within(2000 * 0.35 / 2, 1e-5));
+  input.brake = 0;
+  input.handbrake = true;
+  drive.run(kStep, input);
+  CHECK(drive.vehicle().wheelState(2).locked);
+  CHECK_FALSE(drive.vehicle().wheelState(0).locked);  // can_brake only on the rear (reference car)
+}
+
+namespace {
+double stopFrom25(bool abs, btScalar steer, double* yawRate) {
+  CarSpec spec;
+  VehicleSettings settings = makeCarSettings(spec);
+  settings.brakes.brakeTorque = 3000;  // far beyond the grip: locks without ABS
+  settings.assists.abs = abs;
+  Drive drive(spec, settings);
+  drive.car.chassis->setLinearVelocity(drive.vehicle().worldForward() * 25);
+  drive.run(1, DriverInput{});
+  const btVector3 start = drive.car.chassis->getCenterOfMassPosition();
+  DriverInput input;
+  input.brake = 1;
+  input.steer = steer;
+  double yaw = 0;
+  int steps = 0;
+  while (drive.speed() > 0.05f && steps < 1200) {
+    drive.run(kStep, input);
+    if (steps < 120) yaw += std::fabs(drive.car.chassis->getAngularVelocity().dot(drive.vehicle().worldUp())) / 120;
+    ++steps;
+  }
+  if (yawRate) *yawRate = yaw;
+  return (drive.car.chassis->getCenterOfMassPosition() - start).length();
+}
+}  // namespace
+
+TEST_CASE("ABS: shorter straight stop than locked wheels on the same tires, and the car still steers") {
+  const double locked = stopFrom25(false, 0, nullptr);
+  const double antiLock = stopFrom25(true, 0, nullptr);
+  INFO("locked " << locked << " m, ABS " << antiLock << " m");
+  CHECK(antiLock < 0.95 * locked);
+  double lockedYaw = 0, antiLockYaw = 0;
+  stopFrom25(false, 0.5f, &lockedYaw);
+  stopFrom25(true, 0.5f, &antiLockYaw);
+  INFO("mean yaw rate in the first second: locked " << lockedYaw << ", ABS " << antiLockYaw << " rad/s");
+  CHECK(antiLockYaw > 0.1);
+  CHECK(lockedYaw < 0.3 * antiLockYaw);
+}
+
+TEST_CASE("traction control keeps a full-throttle launch near the tire's peak slip") {
+  for (bool tractionControl : {false, true}) {
+    CarSpec spec;
+    VehicleSettings settings = roadSettings(spec);
+    settings.engine.power = 250000;  // far more than two tires can put down in first gear
+    settings.assists.tractionControl = tractionControl;
+    Drive drive(spec, settings);
+    DriverInput flatOut;
+    flatOut.pedal = 1;
+    drive.run(1, flatOut);
+    double largestSlip = 0;
+    for (int i = 0; i < 120; ++i) {
+      drive.run(kStep, flatOut);
+      largestSlip = std::max<double>(largestSlip, drive.vehicle().wheelState(2).slipRatio);
+    }
+    const double peakSlip = FrictionCurve(defaultLongitudinalCurve()).peakSlip();
+    INFO("traction control " << tractionControl << ": largest rear slip " << largestSlip);
+    if (tractionControl) CHECK(largestSlip < peakSlip);
+    else CHECK(largestSlip > 3 * peakSlip);
+  }
+}
+
+TEST_CASE("DriverInput: NaN is rejected and counted, out-of-range values are clamped") {
+  CarSpec spec;
+  Drive drive(spec, makeCarSettings(spec));
+  DriverInput input;
+  input.pedal = NAN;
+  input.steer = 3;
+  input.brake = -1;
+  drive.vehicle().setInput(input);
+  CHECK(drive.vehicle().rejectedInputs() == 1);
+  CHECK(drive.vehicle().input().pedal == 0);
+  CHECK(drive.vehicle().input().steer == 1);
+  CHECK(drive.vehicle().input().brake == 0);
+  drive.world.step(kStep);
+  CHECK(std::isfinite(drive.vehicle().linearVelocity().length()));
+}

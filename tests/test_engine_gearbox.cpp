@@ -1,0 +1,271 @@
+// Engine, clutch and gearbox on their own (seed 001's engine and gearbox, seed 004's torque curve).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "Tolerance.h"
+#include "raycar/Powertrain.h"
+
+using namespace raycar;
+using namespace raycar::test;
+
+namespace {
+constexpr double kRpmPerRadPerSecond = 60 / (2 * 3.14159265358979);
+}
+
+TEST_CASE("CryEngine engine: torque 0.5 P / rps_max at 0 rpm, 0 at max rpm, power peak at half") {
+  EngineSettings engine;
+  engine.power = 100000;  // W
+  engine.maxRpm = 6000;
+  const double maxRevolutionsPerSecond = 6000.0 / 60;
+  CHECK(engineTorque(engine, 0, 1) == within(0.5 * 100000 / maxRevolutionsPerSecond, 1e-3));
+  CHECK(engineTorque(engine, 6000, 1) == 0);
+  CHECK(engineTorque(engine, 7000, 1) == 0);  // no power past the maximum
+  // Power P sin(pi n / n_max): scan for its peak.
+  double bestRpm = 0, bestPower = 0;
+  for (double rpm = 0; rpm <= 6000; rpm += 0.5) {
+    const double power = enginePower(engine, btScalar(rpm));
+    if (power > bestPower) bestPower = power, bestRpm = rpm;
+  }
+  CHECK(bestRpm == within(3000, 1e-3));
+  CHECK(bestPower == within(100000, 1e-3));
+  // In between, torque = P sin(pi n / n_max) / (2 pi n).
+  const double n = 1500.0 / 60;
+  CHECK(engineTorque(engine, 1500, 1) ==
+        within(100000 * std::sin(3.14159265358979 * n / maxRevolutionsPerSecond) / (2 * 3.14159265358979 * n), 1e-4));
+  // Multiplied by the pedal (throttle).
+  CHECK(engineTorque(engine, 1500, 0.4f) == within(0.4 * engineTorque(engine, 1500, 1), 1e-5));
+}
+
+TEST_CASE("tabulated torque curve with throttle shaping") {
+  EngineSettings engine;
+  engine.model = EngineModel::TorqueCurve;
+  engine.torqueCurve = {{1000, 200}, {4000, 300}, {6500, 220}};
+  engine.maxRpm = 7000;
+  engine.throttleExponent = 2;
+  REQUIRE(validateEngine(engine).empty());
+  CHECK(engineTorque(engine, 2500, 1) == within(250, 1e-5));
+  CHECK(engineTorque(engine, 500, 1) == within(200, 1e-5));    // held below the first point
+  CHECK(engineTorque(engine, 6800, 1) == within(220, 1e-5));   // held above the last
+  CHECK(engineTorque(engine, 7000, 1) == 0);                   // nothing at max rpm
+  CHECK(engineTorque(engine, 2500, 0.5f) == within(250 * 0.25, 1e-5));  // throttle^2
+  CHECK(peakEngineTorque(engine) == within(300, 1e-6));
+  CHECK(engineBrakingTorque(engine, 3500) == within(0.08 * 300 * 0.5, 1e-5));
+}
+
+TEST_CASE("gearbox settings: at most 8 gears, reverse negative, neutral zero") {
+  GearboxSettings gearbox;
+  CHECK(validateGearbox(gearbox, 5000).empty());
+  gearbox.gears = {-3, 0, 3, 2.5f, 2, 1.6f, 1.3f, 1.1f, 0.9f};
+  CHECK(validateGearbox(gearbox, 5000).front().find("9 ratios; at most 8") != std::string::npos);
+  gearbox.gears = {3, 0, 2};
+  CHECK(validateGearbox(gearbox, 5000).front().find("reverse) must be negative") != std::string::npos);
+  gearbox.gears = {-3, 1, 2};
+  CHECK(validateGearbox(gearbox, 5000).front().find("neutral) must be 0") != std::string::npos);
+}
+
+namespace {
+struct Bench {
+  EngineSettings engine;
+  GearboxSettings gearbox;
+  Bench() {
+    engine.power = 80000;
+    engine.maxRpm = 6000;
+    engine.idleRpm = 800;
+    engine.minRpm = 600;
+    engine.startRpm = 1500;
+    gearbox.gears = {-3, 0, 3, 2, 1.4f, 1.0f};
+    gearbox.finalDrive = 4;
+    gearbox.shiftUpRpm = 5000;
+    gearbox.shiftDownRpm = 2000;
+    gearbox.clutchSpeed = 5;
+    gearbox.gearDirectionSwitchRpm = 40;
+  }
+};
+constexpr btScalar kStep = 1.0f / 120;
+}  // namespace
+
+TEST_CASE("leaving neutral sets engine_startRPM; the clutch closes in 1 / clutch_speed s") {
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  CHECK(powertrain.state().gear == kNeutralGear);
+  CHECK(powertrain.state().engineRpm == bench.engine.idleRpm);
+  PowertrainInput input;
+  input.pedal = 1;
+  powertrain.update(input, kStep);
+  CHECK(powertrain.state().gear == kFirstGear);
+  // The engine left neutral at startRPM and blends towards the (still) wheels' speed.
+  const double clutch = powertrain.state().clutch;
+  CHECK(clutch == within(5 * kStep, 1e-5));
+  CHECK(powertrain.state().engineRpm == within(std::max(800.0, 1500 * (1 - clutch)), 1e-4));
+  int steps = 1;
+  while (powertrain.state().clutch < 1) {
+    powertrain.update(input, kStep);
+    ++steps;
+  }
+  // 1 / 5 s = 24 steps of 1/120 s.
+  CHECK(std::abs(steps - 24) <= 1);
+}
+
+TEST_CASE("automatic upshift when the engine crosses shiftup rpm, never from reverse") {
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input;
+  input.pedal = 1;
+  // Wheels spinning up steadily; the shift must come on the first step above 5000 rpm.
+  double previousRpm = 0;
+  int shifts = 0, shiftStep = -1, closedAfter = -1;
+  for (int step = 0; step < 4000 && powertrain.state().gear < 5; ++step) {
+    input.fastestWheelSpin = input.meanWheelSpin = btScalar(0.05 * step);
+    const int gearBefore = powertrain.state().gear;
+    const double wheelRpmBefore = input.fastestWheelSpin * kRpmPerRadPerSecond;
+    const double clutchBefore = powertrain.state().clutch;
+    const PowertrainOutput output = powertrain.update(input, kStep);
+    const int gearAfter = powertrain.state().gear;
+    if (gearAfter > gearBefore && gearBefore >= kFirstGear) {
+      ++shifts;
+      const double engineSide = wheelRpmBefore * bench.gearbox.gears[gearBefore] * bench.gearbox.finalDrive;
+      INFO("shift " << gearBefore << " -> " << gearAfter << " at " << engineSide << " rpm");
+      CHECK(engineSide > bench.gearbox.shiftUpRpm);
+      CHECK(previousRpm <= bench.gearbox.shiftUpRpm);  // crossed just now ...
+      CHECK(clutchBefore == 1);                       // ... with the clutch closed
+      // The clutch opened at the shift and has begun to close: torque scales with it.
+      const double clutch = powertrain.state().clutch;
+      CHECK(clutch == within(bench.gearbox.clutchSpeed * kStep, 1e-5));
+      CHECK(output.driveTorque ==
+            within(powertrain.state().engineTorque * clutch * bench.gearbox.gears[gearAfter] *
+                       bench.gearbox.finalDrive * bench.gearbox.efficiency, 1e-5));
+      shiftStep = step;
+    }
+    if (shiftStep >= 0 && powertrain.state().clutch == 1 && closedAfter < 0)
+      closedAfter = step - shiftStep + 1;  // steps from the shift until the clutch is closed
+    previousRpm = gearAfter == gearBefore && powertrain.state().clutch == 1
+                      ? wheelRpmBefore * bench.gearbox.gears[gearAfter] * bench.gearbox.finalDrive
+                      : 0;
+  }
+  CHECK(shifts == 3);  // 1 -> 2 -> 3 -> 4
+  // 1 / clutch_speed = 0.2 s = 24 steps, within one step.
+  CHECK(std::abs(closedAfter - 24) <= 1);
+  // Reverse at high wheel speed: no upshift, ever.
+  Powertrain reverse(bench.engine, bench.gearbox);
+  input.pedal = -1;
+  input.fastestWheelSpin = input.meanWheelSpin = 0;
+  reverse.update(input, kStep);
+  REQUIRE(reverse.state().gear == kReverseGear);
+  for (int step = 0; step < 600; ++step) {
+    input.fastestWheelSpin = input.meanWheelSpin = btScalar(-0.1 * step);
+    reverse.update(input, kStep);
+    CHECK(reverse.state().gear == kReverseGear);
+  }
+}
+
+TEST_CASE("drive torque = engine torque x pedal x clutch x gear x final drive x efficiency") {
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input;
+  input.pedal = 0.6f;
+  input.fastestWheelSpin = input.meanWheelSpin = 0;
+  for (int step = 0; step < 10; ++step) {
+    const PowertrainOutput output = powertrain.update(input, kStep);
+    const PowertrainState& state = powertrain.state();
+    const double expected = engineTorque(bench.engine, state.engineRpm, 0.6f) * state.clutch * 3 * 4 *
+                            bench.gearbox.efficiency;
+    CHECK(output.driveTorque == within(expected, 1e-5));
+  }
+}
+
+TEST_CASE("engine speed follows the fastest driving wheel times the ratios once the clutch closes") {
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input;
+  input.pedal = 1;
+  input.fastestWheelSpin = 20;  // rad/s
+  input.meanWheelSpin = 19;
+  for (int step = 0; step < 60; ++step) powertrain.update(input, kStep);
+  REQUIRE(powertrain.state().clutch == 1);
+  const int gear = powertrain.state().gear;
+  CHECK(powertrain.state().engineRpm ==
+        within(20 * kRpmPerRadPerSecond * bench.gearbox.gears[gear] * 4, 1e-4));
+}
+
+TEST_CASE("below engine_minRPM with the throttle closed the clutch opens and the engine idles") {
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input;
+  input.pedal = 1;
+  input.fastestWheelSpin = input.meanWheelSpin = 10;
+  for (int step = 0; step < 60; ++step) powertrain.update(input, kStep);
+  REQUIRE(powertrain.state().gear == kFirstGear);
+  // Coasting down: the wheels would turn the engine at 1.2 rad/s x 12 = 137 rpm.
+  input.pedal = 0;
+  input.fastestWheelSpin = input.meanWheelSpin = 1.2f;
+  const PowertrainOutput output = powertrain.update(input, kStep);
+  CHECK(powertrain.state().clutch == 0);
+  CHECK(powertrain.state().engineRpm == within(bench.engine.idleRpm, 1e-6));
+  CHECK(output.engineBrakingTorque == 0);
+}
+
+TEST_CASE("engine braking while coasting in gear: 8% of peak torque at max rpm, through the gears") {
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input;
+  input.pedal = 1;
+  input.fastestWheelSpin = input.meanWheelSpin = 40;
+  for (int step = 0; step < 120; ++step) powertrain.update(input, kStep);
+  input.pedal = 0;
+  const PowertrainOutput output = powertrain.update(input, kStep);
+  const PowertrainState& state = powertrain.state();
+  const double ratio = bench.gearbox.gears[state.gear] * bench.gearbox.finalDrive;
+  const double expected = 0.08 * peakEngineTorque(bench.engine) * state.engineRpm / 6000 * ratio;
+  CHECK(output.driveTorque == 0);
+  CHECK(output.engineBrakingTorque == within(expected, 1e-4));
+}
+
+TEST_CASE("'back' while rolling forward brakes; reverse engages only below gear_dir_switch_RPM") {
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input;
+  input.pedal = 1;
+  input.fastestWheelSpin = input.meanWheelSpin = 10;
+  for (int step = 0; step < 60; ++step) powertrain.update(input, kStep);
+  input.pedal = -1;
+  // Wheels at 10 rad/s = 95 rpm > 40 rpm: the pedal brakes.
+  PowertrainOutput output = powertrain.update(input, kStep);
+  CHECK(output.pedalBrake == 1);
+  CHECK(output.driveTorque == 0);
+  CHECK(powertrain.state().gear != kReverseGear);  // first, or neutral: down until neutral
+  // 4.5 rad/s = 43 rpm: still braking. 4.0 rad/s = 38 rpm: reverse.
+  input.fastestWheelSpin = input.meanWheelSpin = 4.5f;
+  CHECK(powertrain.update(input, kStep).pedalBrake == 1);
+  input.fastestWheelSpin = input.meanWheelSpin = 4.0f;
+  output = powertrain.update(input, kStep);
+  CHECK(powertrain.state().gear == kReverseGear);
+  CHECK(output.pedalBrake == 0);
+  // And back: forward while rolling backwards fast brakes first.
+  input.pedal = 1;
+  input.fastestWheelSpin = input.meanWheelSpin = -10;
+  CHECK(powertrain.update(input, kStep).pedalBrake == 1);
+  CHECK(powertrain.state().gear == kReverseGear);
+}
+
+TEST_CASE("manual gearbox: shift inputs choose the gear, the pedal drives in it") {
+  Bench bench;
+  bench.gearbox.automatic = false;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input;
+  input.pedal = 1;
+  powertrain.update(input, kStep);
+  CHECK(powertrain.state().gear == kNeutralGear);  // no automatic engagement
+  input.shiftUp = true;
+  powertrain.update(input, kStep);
+  CHECK(powertrain.state().gear == kFirstGear);
+  powertrain.update(input, kStep);  // the vehicle passes one shift per rising edge; here: again
+  CHECK(powertrain.state().gear == kFirstGear + 1);
+  input.shiftUp = false;
+  input.fastestWheelSpin = input.meanWheelSpin = 200;  // far above shiftup: no automatic shift
+  for (int step = 0; step < 120; ++step) powertrain.update(input, kStep);
+  CHECK(powertrain.state().gear == kFirstGear + 1);
+  input.shiftDown = true;
+  powertrain.update(input, kStep);
+  CHECK(powertrain.state().gear == kFirstGear);
+}
