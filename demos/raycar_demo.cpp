@@ -1,6 +1,6 @@
 // raycar-demo: a headless drive on flat ground. A sedan-sized car drops onto the ground, settles
-// on its springs, accelerates, brakes to a stop, then drives a steady circle, and prints what
-// each phase measured next to what physics predicts.
+// on its springs, launches through its gears, brakes to a stop with ABS, drives a steady circle,
+// and backs up, and prints what each phase measured next to what physics predicts.
 
 #include <btBulletDynamicsCommon.h>
 #include <raycar/raycar.h>
@@ -48,6 +48,12 @@ struct Demo {
     raycar::VehicleSettings settings;  // Y up, Z forward
     settings.stabilizer = 0.3f;
     settings.aero.dragArea = 0.65f;
+    settings.engine.power = 110000;  // W
+    settings.engine.maxRpm = 6500;
+    settings.gearbox.shiftUpRpm = 5800;
+    settings.gearbox.shiftDownRpm = 2500;
+    settings.brakes.brakeTorque = 3000;
+    settings.assists.abs = true;
     for (int i = 0; i < 4; ++i) {
       raycar::WheelSettings wheel;
       const btScalar right = i % 2 ? kTrack / 2 : -kTrack / 2;
@@ -79,12 +85,11 @@ struct Demo {
   }
   btVector3 position() const { return chassis->getCenterOfMassPosition(); }
   double speed() const { return car->forwardSpeed(); }
-  void drive(btScalar torque) {
-    car->setDriveTorque(2, torque);
-    car->setDriveTorque(3, torque);
-  }
-  void brake(btScalar torque) {
-    for (int i = 0; i < 4; ++i) car->setBrakeTorque(i, i < 2 ? torque * 1.5f : torque);
+  void run(double seconds, const raycar::DriverInput& input) {
+    for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) {
+      car->setInput(input);
+      step();
+    }
   }
 };
 
@@ -93,11 +98,13 @@ struct Demo {
 int main() {
   Demo demo;
   raycar::RaycastVehicle& car = *demo.car;
-  std::printf("raycar demo: %.0f kg car, wheelbase %.2f m, track %.2f m, step 1/%d s\n\n",
-              double(kMass), double(kWheelbase), double(kTrack), int(std::lround(1 / kStep)));
+  const raycar::VehicleSettings& settings = car.settings();
+  std::printf("raycar demo: %.0f kg car, wheelbase %.2f m, track %.2f m, %.0f kW, step 1/%d s\n\n",
+              double(kMass), double(kWheelbase), double(kTrack), double(settings.engine.power / 1000),
+              int(std::lround(1 / kStep)));
 
   // 1. Drop and settle.
-  for (int i = 0; i < int(3 / kStep); ++i) demo.step();
+  demo.run(3, raycar::DriverInput{});
   std::printf("1. drop from 0.6 m and settle (3 s)\n");
   for (int i = 0; i < car.wheelCount(); ++i) {
     const raycar::WheelState& wheel = car.wheelState(i);
@@ -106,58 +113,71 @@ int main() {
                 double(wheel.staticLoad), double(wheel.stiffness));
   }
 
-  // 2. Accelerate: 900 N m on each rear wheel until 25 m/s.
-  const double startTime = demo.time;
-  double time20 = -1;
-  demo.drive(900);
-  while (demo.speed() < 25 && demo.time - startTime < 30) {
-    demo.step();
-    if (time20 < 0 && demo.speed() >= 20) time20 = demo.time - startTime;
+  // 2. Full throttle to 100 km/h through the automatic gearbox.
+  raycar::DriverInput flatOut;
+  flatOut.pedal = 1;
+  const double launch = demo.time;
+  std::printf("\n2. full throttle from standstill\n");
+  int gear = car.powertrain().gear;
+  while (demo.speed() < 100 / 3.6 && demo.time - launch < 30) {
+    demo.run(kStep, flatOut);
+    if (car.powertrain().gear != gear) {
+      gear = car.powertrain().gear;
+      std::printf("   %5.2f s: gear %d at %5.1f km/h\n", demo.time - launch, gear - 1, demo.speed() * 3.6);
+    }
   }
-  demo.drive(0);
-  std::printf("\n2. accelerate with 900 N m per rear wheel\n");
-  std::printf("   0-20 m/s in %.2f s, 0-25 m/s in %.2f s; rear slip ratio now %.3f\n", time20,
-              demo.time - startTime, double(car.wheelState(2).slipRatio));
+  std::printf("   0-100 km/h in %.2f s; engine %.0f rpm, rear slip ratio %.3f\n", demo.time - launch,
+              double(car.powertrain().engineRpm), double(car.wheelState(2).slipRatio));
 
-  // 3. Brake to a stop: 900 N m front, 600 N m rear (front bias), below the wheels' grip, so
-  // the brake torque alone sets the deceleration: sum(T) / R over the car's mass plus the
-  // wheels' rotational inertia, sum(I) / R^2.
+  // 3. Full braking with ABS from 100 km/h.
+  raycar::DriverInput brake;
+  brake.brake = 1;
   const btVector3 brakeStart = demo.position();
   const double brakeSpeed = demo.speed();
   const double brakeStartTime = demo.time;
-  demo.brake(600);
-  while (demo.speed() > 0.01 && demo.time - brakeStartTime < 20) demo.step();
-  const double brakeDistance = (demo.position() - brakeStart).length();
-  const double brakeForce = (2 * 900 + 2 * 600) / kRadius;  // N
-  const double effectiveMass = kMass + 4 * 1.0 / (kRadius * kRadius);  // spin inertia 1 kg m^2
-  std::printf("\n3. brake from %.1f m/s with 900/600 N m front/rear\n", brakeSpeed);
-  std::printf("   stopped in %.1f m and %.2f s; brake torque predicts %.1f m (drag helps a little)\n",
-              brakeDistance, demo.time - brakeStartTime,
-              brakeSpeed * brakeSpeed * effectiveMass / (2 * brakeForce));
-  demo.brake(0);
+  while (demo.speed() > 0.05 && demo.time - brakeStartTime < 20) demo.run(kStep, brake);
+  const double peakMu = kFriction * raycar::FrictionCurve(raycar::defaultLongitudinalCurve()).peak();
+  std::printf("\n3. full brake with ABS from %.1f km/h\n", brakeSpeed * 3.6);
+  std::printf("   stopped in %.1f m and %.2f s; at the tire's peak friction: %.1f m (v^2 / (2 mu g))\n",
+              (demo.position() - brakeStart).length(), demo.time - brakeStartTime,
+              brakeSpeed * brakeSpeed / (2 * peakMu * kGravity));
 
-  // 4. Steady circle at 5 m/s with 0.2 rad of (parallel) steering.
-  const btScalar steer = 0.2f;
-  car.setSteerAngle(0, steer);
-  car.setSteerAngle(1, steer);
+  // 4. A steady circle at 6 m/s with half steering input.
   double radiusSum = 0;
   int samples = 0;
   const double circleStart = demo.time;
   while (demo.time - circleStart < 15) {
-    demo.drive(std::fmax(-300.0f, std::fmin(600.0f, btScalar(400 * (5 - demo.speed())))));
-    demo.step();
+    raycar::DriverInput cruise;
+    cruise.steer = 0.5f;
+    cruise.pedal = std::fmin(1.0f, std::fmax(0.0f, btScalar(0.3f * (6 - demo.speed()) + 0.1f)));
+    demo.run(kStep, cruise);
     if (demo.time - circleStart > 8) {
       const btScalar yawRate = demo.chassis->getAngularVelocity().dot(car.worldUp());
       radiusSum += demo.speed() / std::fabs(yawRate);
       ++samples;
     }
   }
-  std::printf("\n4. steady circle at %.2f m/s, steer %.2f rad\n", demo.speed(), double(steer));
-  std::printf("   radius %.2f m; kinematic wheelbase / tan(steer) = %.2f m\n", radiusSum / samples,
-              kWheelbase / std::tan(steer));
-  std::printf("   front slip angles %.4f / %.4f rad, lateral forces %.0f / %.0f N\n",
-              double(car.wheelState(0).slipAngle), double(car.wheelState(1).slipAngle),
-              double(car.wheelState(0).lateralForce), double(car.wheelState(1).lateralForce));
-  std::printf("\ntotal simulated time %.1f s\n", demo.time);
+  const double steer = car.steerAngle();
+  std::printf("\n4. steady circle at %.2f m/s, half steering input (bicycle steer %.3f rad, Ackermann)\n",
+              demo.speed(), steer);
+  std::printf("   centre-of-mass radius %.2f m; kinematic sqrt((L / tan(steer))^2 + (L/2)^2) = %.2f m\n",
+              radiusSum / samples,
+              std::sqrt(std::pow(kWheelbase / std::tan(steer), 2) + std::pow(kWheelbase / 2, 2)));
+  std::printf("   front wheel angles %.3f / %.3f rad; rear wheel spins %.2f / %.2f rad/s (open differential)\n",
+              double(car.wheelState(0).steerAngle), double(car.wheelState(1).steerAngle),
+              double(car.wheelState(2).angularSpeed), double(car.wheelState(3).angularSpeed));
+
+  // 5. 'Back': brakes while rolling forward, then reverses.
+  raycar::DriverInput back;
+  back.pedal = -1;
+  const double backStart = demo.time;
+  double reverseAt = -1;
+  while (demo.time - backStart < 6) {
+    demo.run(kStep, back);
+    if (reverseAt < 0 && car.powertrain().gear == raycar::kReverseGear) reverseAt = demo.time - backStart;
+  }
+  std::printf("\n5. pedal -1 ('back') while rolling forward\n");
+  std::printf("   braked, engaged reverse after %.2f s, now %.2f m/s\n", reverseAt, demo.speed());
+  std::printf("\ntotal simulated time %.1f s; %d gear changes\n", demo.time, car.powertrain().shifts);
   return 0;
 }
