@@ -62,23 +62,27 @@ FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btSca
           scale * (sample.slope * peak * rhoRate * share + sample.value * shareRate), false};
 }
 
-FrictionLaw SlipCurveTire::longitudinal(const TireContact& contact, btScalar longitudinalSlip,
-                                        btScalar lateralSlip) const {
-  // s = -(Vx - R w) / Vref_x and tan alpha = Vy / Vref_y, with the reference speeds frozen.
+FrictionLaw SlipCurveTire::law(const TireContact& contact, bool longitudinal,
+                               btScalar longitudinalSlip, btScalar lateralSlip) const {
+  // s = -(Vx - R w) / Vref_x and tan alpha = Vy / Vref_y, with the reference speeds (seed 004's
+  // epsilons) frozen for the step.
   const btScalar referenceX = std::max(std::fabs(contact.forwardSpeed), slipRatioEpsilon_);
   const btScalar referenceY = std::fabs(contact.forwardSpeed) + slipAngleEpsilon_;
-  const FrictionLaw law = combinedLaw(true, -longitudinalSlip / referenceX, lateralSlip / referenceY,
-                                      contact.friction * contact.normalLoad);
-  return {law.force, law.stiffness / referenceX, false};
+  const FrictionLaw law = combinedLaw(longitudinal, -longitudinalSlip / referenceX,
+                                      lateralSlip / referenceY, contact.friction * contact.normalLoad);
+  // Both forces oppose their slip velocity; the chain rule divides by the reference speed.
+  return longitudinal ? FrictionLaw{law.force, law.stiffness / referenceX, false}
+                      : FrictionLaw{-law.force, law.stiffness / referenceY, false};
+}
+
+FrictionLaw SlipCurveTire::longitudinal(const TireContact& contact, btScalar longitudinalSlip,
+                                        btScalar lateralSlip) const {
+  return law(contact, true, longitudinalSlip, lateralSlip);
 }
 
 FrictionLaw SlipCurveTire::lateral(const TireContact& contact, btScalar lateralSlip,
                                    btScalar longitudinalSlip) const {
-  const btScalar referenceX = std::max(std::fabs(contact.forwardSpeed), slipRatioEpsilon_);
-  const btScalar referenceY = std::fabs(contact.forwardSpeed) + slipAngleEpsilon_;
-  const FrictionLaw law = combinedLaw(false, -longitudinalSlip / referenceX, lateralSlip / referenceY,
-                                      contact.friction * contact.normalLoad);
-  return {-law.force, law.stiffness / referenceY, false};
+  return law(contact, false, longitudinalSlip, lateralSlip);
 }
 
 btScalar LinearSideFrictionTire::peakLongitudinalForce(const TireContact& contact) const {

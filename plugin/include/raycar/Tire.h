@@ -95,6 +95,9 @@ class SlipCurveTire final : public TireModel {
   // Force and derivative with respect to sigma_own for one direction: scale x
   // mu(rho x_peak) sigma_own / |sigma|, with rho from the normalised slips.
   FrictionLaw combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY, btScalar scale) const;
+  // The law in slip velocities (m/s) for one direction.
+  FrictionLaw law(const TireContact& contact, bool longitudinal, btScalar longitudinalSlip,
+                  btScalar lateralSlip) const;
 
   FrictionCurve longitudinalCurve_;
   FrictionCurve lateralCurve_;
