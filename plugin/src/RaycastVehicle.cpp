@@ -382,8 +382,10 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     contact.brakeImpulseLimit = (state.brakeTorque + rolling) * dt;
     if (!state.inContact) continue;
     contact.normal = state.contactNormal;
-    contact.springForce = springForces_[i];
-    contact.damping = state.damping;
+    // Explicit damping (integration_type 0) folds the measured damper force into the spring's.
+    const bool implicitDamper = settings_.solver.implicitDamper;
+    contact.springForce = springForces_[i] + (implicitDamper ? 0 : state.damping * state.compressionSpeed);
+    contact.damping = implicitDamper ? state.damping : 0;
     contact.rayCosine = rayCosines_[i];
     // The bump stop row joins when full compression is within two steps' closing travel (plus
     // 2 cm); further away it could not act anyway.

@@ -38,6 +38,8 @@ struct ContactSolverSettings {
   int iterations = 8;          // Gauss-Seidel sweeps over the wheels per step
   btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire is static friction
   btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
+  bool implicitDamper = true;  // integration_type 1; false (0): the damper uses the speed measured
+                               // before the step, as seed 000 does (unstable for stiff dampers)
 };
 
 struct VehicleSettings {

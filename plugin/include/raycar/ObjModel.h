@@ -1,0 +1,45 @@
+#pragma once
+// A Wavefront OBJ file as named objects (seed 001's parts, with OBJ standing in for CGF).
+//
+// Parsed with tinyobjloader. Every `o` or `g` object keeps its name (trailing spaces trimmed), its
+// triangles and its points, with vertices welded per object. Helpers such as `wheel1_upper` are
+// objects with one `p` point or a small marker mesh; their position is the centroid of their
+// vertices. Known pitfall of the parser: a `g` group that holds only points is dropped when another
+// group follows, and an object with only `v` lines makes no shape at all, so helpers must be `o`
+// objects with a `p` point (or faces); the error for a missing helper says so.
+
+#include <LinearMath/btVector3.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace raycar {
+
+struct ObjObject {
+  std::string name;
+  int line = 0;                              // line of its `o` / `g` statement (0: unnamed)
+  std::vector<btVector3> vertices;           // welded: each position once
+  std::vector<std::array<int, 3>> triangles;  // indices into vertices
+  std::vector<int> points;                   // indices into vertices, from `p` statements
+
+  bool empty() const { return vertices.empty(); }
+  btVector3 centroid() const;                // of the vertices (m)
+};
+
+struct ObjModel {
+  std::string path;
+  std::vector<ObjObject> objects;
+  // Names declared with `o` / `g` that produced no geometry (a `g` holding only points, or an
+  // object of bare `v` lines), with their lines: a missing helper's error can say why.
+  std::vector<std::pair<std::string, int>> droppedObjects;
+  const ObjObject* find(const std::string& name) const;  // exact name, nullptr if absent
+};
+
+// Loads and checks the file: it exists and parses, has at least one object, no two objects share
+// a name, every vertex is finite. Throws raycar::Error naming file, line and object.
+ObjModel loadObjModel(const std::string& path);
+// The same from text in memory (`path` only names it in errors).
+ObjModel parseObjModel(const std::string& text, const std::string& path);
+
+}  // namespace raycar

@@ -1,0 +1,138 @@
+#include "raycar/ObjModel.h"
+
+#include <tiny_obj_loader.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "raycar/Error.h"
+
+namespace raycar {
+namespace {
+
+std::string trim(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  const size_t last = text.find_last_not_of(" \t\r\n");
+  return text.substr(first, last - first + 1);
+}
+
+// What tinyobjloader does not keep: the line of every `v` and of every `o`/`g` statement.
+struct LineIndex {
+  std::vector<int> vertexLines;                   // line of vertex i (1-based)
+  std::vector<std::pair<std::string, int>> objects;  // names in order, with their lines
+};
+
+LineIndex indexLines(const std::string& text) {
+  LineIndex index;
+  std::istringstream stream(text);
+  std::string line;
+  int number = 0;
+  while (std::getline(stream, line)) {
+    ++number;
+    const std::string content = trim(line);
+    if (content.size() > 2 && content[0] == 'v' && (content[1] == ' ' || content[1] == '\t')) {
+      index.vertexLines.push_back(number);
+    } else if (content.size() > 2 && (content[0] == 'o' || content[0] == 'g') &&
+               (content[1] == ' ' || content[1] == '\t')) {
+      index.objects.emplace_back(trim(content.substr(2)), number);
+    }
+  }
+  return index;
+}
+
+}  // namespace
+
+btVector3 ObjObject::centroid() const {
+  btVector3 sum(0, 0, 0);
+  for (const btVector3& vertex : vertices) sum += vertex;
+  return vertices.empty() ? sum : sum / btScalar(vertices.size());
+}
+
+const ObjObject* ObjModel::find(const std::string& name) const {
+  for (const ObjObject& object : objects)
+    if (object.name == name) return &object;
+  return nullptr;
+}
+
+ObjModel parseObjModel(const std::string& text, const std::string& path) {
+  ObjModel model;
+  model.path = path;
+  if (trim(text).empty()) throw Error({path, 0, ""}, "the OBJ file is empty");
+  const LineIndex lines = indexLines(text);
+
+  tinyobj::ObjReaderConfig config;
+  config.triangulate = true;
+  config.vertex_color = false;
+  tinyobj::ObjReader reader;
+  if (!reader.ParseFromString(text, "", config))
+    throw Error({path, 0, ""}, "cannot parse the OBJ file: " + trim(reader.Error()));
+  const std::vector<tinyobj::real_t>& positions = reader.GetAttrib().vertices;
+  for (size_t i = 0; i * 3 + 2 < positions.size(); ++i) {
+    if (!std::isfinite(positions[i * 3]) || !std::isfinite(positions[i * 3 + 1]) ||
+        !std::isfinite(positions[i * 3 + 2])) {
+      const int line = i < lines.vertexLines.size() ? lines.vertexLines[i] : 0;
+      throw Error({path, line, "vertex " + std::to_string(i + 1)}, "vertex coordinate is not a finite number");
+    }
+  }
+
+  std::map<std::string, int> seen;  // name -> line
+  for (const auto& [name, line] : lines.objects) {
+    if (name.empty()) continue;
+    const auto previous = seen.find(name);
+    if (previous != seen.end())
+      throw Error({path, line, name}, "duplicate object name (first at line " +
+                                          std::to_string(previous->second) + ")");
+    seen.emplace(name, line);
+  }
+
+  for (const tinyobj::shape_t& shape : reader.GetShapes()) {
+    ObjObject object;
+    object.name = trim(shape.name);
+    const auto where = seen.find(object.name);
+    object.line = where != seen.end() ? where->second : 0;
+    std::map<int, int> welded;  // OBJ vertex index -> object vertex index
+    const int vertexCount = int(positions.size() / 3);
+    auto vertexOf = [&](int objIndex) {
+      if (objIndex < 0 || objIndex >= vertexCount)
+        throw Error({path, object.line, object.name},
+                    "refers to vertex " + std::to_string(objIndex + 1) + ", but the file has " +
+                        std::to_string(vertexCount));
+      const auto found = welded.find(objIndex);
+      if (found != welded.end()) return found->second;
+      const int local = int(object.vertices.size());
+      object.vertices.emplace_back(positions[3 * objIndex], positions[3 * objIndex + 1],
+                                   positions[3 * objIndex + 2]);
+      welded.emplace(objIndex, local);
+      return local;
+    };
+    const std::vector<tinyobj::index_t>& indices = shape.mesh.indices;
+    for (size_t i = 0; i + 2 < indices.size(); i += 3)
+      object.triangles.push_back({vertexOf(indices[i].vertex_index), vertexOf(indices[i + 1].vertex_index),
+                                  vertexOf(indices[i + 2].vertex_index)});
+    // Point indices can repeat (after usemtl): one point per vertex.
+    std::map<int, bool> pointSeen;
+    for (const tinyobj::index_t& point : shape.points.indices) {
+      if (pointSeen.emplace(point.vertex_index, true).second)
+        object.points.push_back(vertexOf(point.vertex_index));
+    }
+    if (!object.empty()) model.objects.push_back(std::move(object));
+  }
+  for (const auto& [name, line] : lines.objects)
+    if (!name.empty() && model.find(name) == nullptr) model.droppedObjects.emplace_back(name, line);
+  if (model.objects.empty())
+    throw Error({path, 0, ""}, "the OBJ file has no objects with faces or points");
+  return model;
+}
+
+ObjModel loadObjModel(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw Error({path, 0, ""}, "cannot open the OBJ file");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return parseObjModel(text.str(), path);
+}
+
+}  // namespace raycar
