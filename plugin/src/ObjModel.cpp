@@ -3,6 +3,7 @@
 #include <tiny_obj_loader.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -25,7 +26,20 @@ struct LineIndex {
   std::vector<std::pair<std::string, int>> objects;  // names in order, with their lines
 };
 
-LineIndex indexLines(const std::string& text) {
+// tinyobjloader reads what is not a number (or "nan") as 0; the coordinates are checked here.
+void checkVertexLine(const std::string& content, int line, size_t index, const std::string& path) {
+  const char* cursor = content.c_str() + 1;
+  for (int axis = 0; axis < 3; ++axis) {
+    char* end = nullptr;
+    const double value = std::strtod(cursor, &end);
+    if (end == cursor || !std::isfinite(value))
+      throw Error({path, line, "vertex " + std::to_string(index + 1)},
+                  "vertex coordinate is not a finite number");
+    cursor = end;
+  }
+}
+
+LineIndex indexLines(const std::string& text, const std::string& path) {
   LineIndex index;
   std::istringstream stream(text);
   std::string line;
@@ -34,6 +48,7 @@ LineIndex indexLines(const std::string& text) {
     ++number;
     const std::string content = trim(line);
     if (content.size() > 2 && content[0] == 'v' && (content[1] == ' ' || content[1] == '\t')) {
+      checkVertexLine(content, number, index.vertexLines.size(), path);
       index.vertexLines.push_back(number);
     } else if (content.size() > 2 && (content[0] == 'o' || content[0] == 'g') &&
                (content[1] == ' ' || content[1] == '\t')) {
@@ -61,7 +76,7 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
   ObjModel model;
   model.path = path;
   if (trim(text).empty()) throw Error({path, 0, ""}, "the OBJ file is empty");
-  const LineIndex lines = indexLines(text);
+  const LineIndex lines = indexLines(text, path);
 
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;

@@ -39,6 +39,12 @@ class Builder {
       vehicle_.hasEye = true;
       vehicle_.eyePosition = toChassis(eye->centroid());
     }
+    const std::vector<std::string> problems = validateVehicleSettings(vehicle_.settings);
+    if (!problems.empty()) {
+      std::string text = "invalid vehicle settings";
+      for (const std::string& problem : problems) text += "\n  - " + problem;
+      scriptError("", 0, text);
+    }
     return vehicle_;
   }
 

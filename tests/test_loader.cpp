@@ -1,0 +1,300 @@
+// The vehicle loader: bundled vehicles, mass properties, the seed's naming and collision rules,
+// spawning and removing, suspension visuals, the chase camera, and every malformed input.
+#include <doctest/doctest.h>
+
+#include <btBulletDynamicsCommon.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "Tolerance.h"
+#include "raycar/Error.h"
+#include "raycar/MassProperties.h"
+#include "raycar/VehicleLoader.h"
+
+using namespace raycar;
+using namespace raycar::test;
+
+namespace {
+
+const std::string kData = RAYCAR_DATA_DIR;
+const std::string kTestData = RAYCAR_TEST_DATA_DIR;
+constexpr btScalar kStep = 1.0f / 120;
+
+// A Z-up world (the models' own convention) with a flat, static ground.
+struct ZUpWorld {
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher{&configuration};
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+  btStaticPlaneShape groundShape{btVector3(0, 0, 1), 0};
+  btRigidBody ground{0, nullptr, &groundShape};
+  ZUpWorld() {
+    world.setGravity(btVector3(0, 0, -9.81f));
+    ground.setFriction(1);
+    world.addRigidBody(&ground);
+  }
+  ~ZUpWorld() { world.removeRigidBody(&ground); }
+  void run(btScalar seconds) {
+    for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) world.stepSimulation(kStep, 1, kStep);
+  }
+};
+
+double scriptMass(const std::string& path) {
+  double mass = 0;
+  for (const HullRecord& hull : loadVehicleScript(path).hulls) mass += hull.mass;
+  return mass;
+}
+
+MeshPart boxMesh(btVector3 half) {
+  MeshPart mesh;
+  for (int i = 0; i < 8; ++i)
+    mesh.vertices.emplace_back(i & 1 ? half.x() : -half.x(), i & 2 ? half.y() : -half.y(), i & 4 ? half.z() : -half.z());
+  const int faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  for (const auto& f : faces) {
+    mesh.triangles.push_back({f[0], f[1], f[2]});
+    mesh.triangles.push_back({f[0], f[2], f[3]});
+  }
+  return mesh;
+}
+
+}  // namespace
+
+TEST_CASE("every bundled vehicle loads, settles at len_initial within 3 mm, and weighs its script's masses") {
+  for (const char* name : {"jeep", "sedan", "coupe", "truck"}) {
+    const std::string script = kData + "/vehicles/" + name + ".vehicle.toml";
+    const LoadedVehicle loaded = loadVehicle(script);
+    ZUpWorld scene;
+    SpawnedVehicle car(scene.world, loaded, btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.05f)));
+    car.chassis().setActivationState(DISABLE_DEACTIVATION);
+    scene.run(5);
+    INFO(name);
+    CHECK(1 / car.chassis().getInvMass() == within(scriptMass(script), 1e-6));
+    for (int w = 0; w < car.vehicle().wheelCount(); ++w) {
+      INFO("wheel " << w + 1);
+      const WheelState& state = car.vehicle().wheelState(w);
+      CHECK(state.inContact);
+      CHECK(std::fabs(state.suspensionLength - car.vehicle().wheelSettings(w).suspensionRestLength) < 0.003);
+    }
+  }
+}
+
+TEST_CASE("mass properties of a box and of a cylinder equal the analytic values within 0.1%") {
+  // Box 2a x 2b x 2c, 600 kg, centred at (1, 2, 3): I = m/3 (b^2 + c^2) etc.
+  MeshPart box = boxMesh(btVector3(0.5f, 1.0f, 1.5f));
+  for (btVector3& v : box.vertices) v += btVector3(1, 2, 3);
+  REQUIRE(closedMeshProblem(box.vertices, box.triangles).empty());
+  const MassProperties b = solidMassProperties(box.vertices, box.triangles, 600);
+  CHECK(b.volume == within(1.0 * 2.0 * 3.0, 1e-5));
+  CHECK(b.centerOfMass.x() == within(1, 1e-5));
+  CHECK(b.centerOfMass.y() == within(2, 1e-5));
+  CHECK(b.centerOfMass.z() == within(3, 1e-5));
+  CHECK(b.inertia[0][0] == within(600.0 / 3 * (1.0 + 2.25), 1e-3));
+  CHECK(b.inertia[1][1] == within(600.0 / 3 * (0.25 + 2.25), 1e-3));
+  CHECK(b.inertia[2][2] == within(600.0 / 3 * (0.25 + 1.0), 1e-3));
+  CHECK(std::fabs(b.inertia[0][1]) < 1e-2);
+  // Cylinder about x, radius 0.4, length 0.3, 20 kg, 512 segments (polygon error ~ 2.5e-5):
+  // I_axis = m r^2 / 2, I_across = m (3 r^2 + h^2) / 12.
+  MeshPart cylinder;
+  const int segments = 512;
+  for (int side = 0; side < 2; ++side)
+    for (int i = 0; i < segments; ++i) {
+      const double angle = 2 * SIMD_PI * i / segments;
+      cylinder.vertices.emplace_back(side ? 0.15f : -0.15f, btScalar(0.4 * std::cos(angle)), btScalar(0.4 * std::sin(angle)));
+    }
+  cylinder.vertices.emplace_back(-0.15f, 0, 0);
+  cylinder.vertices.emplace_back(0.15f, 0, 0);
+  for (int i = 0; i < segments; ++i) {
+    const int j = (i + 1) % segments;
+    cylinder.triangles.push_back({i, j, segments + j});
+    cylinder.triangles.push_back({i, segments + j, segments + i});
+    cylinder.triangles.push_back({2 * segments, j, i});
+    cylinder.triangles.push_back({2 * segments + 1, segments + i, segments + j});
+  }
+  REQUIRE(closedMeshProblem(cylinder.vertices, cylinder.triangles).empty());
+  const MassProperties c = solidMassProperties(cylinder.vertices, cylinder.triangles, 20);
+  CHECK(c.volume == within(SIMD_PI * 0.16 * 0.3, 1e-3));
+  CHECK(std::fabs(c.centerOfMass.length()) < 1e-5);
+  CHECK(c.inertia[0][0] == within(20 * 0.16 / 2, 1e-3));
+  CHECK(c.inertia[1][1] == within(20 * (3 * 0.16 + 0.09) / 12, 1e-3));
+  CHECK(c.inertia[2][2] == within(20 * (3 * 0.16 + 0.09) / 12, 1e-3));
+}
+
+TEST_CASE("principal axes of a rotated box recover its moments and axes") {
+  MeshPart box = boxMesh(btVector3(0.5f, 1.0f, 2.0f));
+  const btMatrix3x3 rotation(btQuaternion(btVector3(1, 1, 0).normalized(), 0.7f));
+  for (btVector3& v : box.vertices) v = rotation * v;
+  const MassProperties properties = solidMassProperties(box.vertices, box.triangles, 100);
+  const PrincipalAxes axes = principalAxes(properties.inertia);
+  const btVector3 expected(100.0f / 3 * (1 + 4), 100.0f / 3 * (0.25f + 4), 100.0f / 3 * (0.25f + 1));
+  for (int i = 0; i < 3; ++i) {
+    bool found = false;
+    for (int j = 0; j < 3; ++j) found = found || std::fabs(axes.moments[i] - expected[j]) < 1e-3 * expected[j];
+    CHECK(found);
+  }
+  CHECK(axes.rotation.determinant() == within(1, 1e-5));
+}
+
+TEST_CASE("the jeep: upper helpers below the lower ones, the hullproxy rule, a low mass part") {
+  const LoadedVehicle jeep = loadVehicle(kData + "/vehicles/jeep.vehicle.toml");
+  // Helpers 0.15 and 0.40 m high: len_initial = 0.25 m whichever is higher (seed 001).
+  for (const WheelSettings& wheel : jeep.settings.wheels) CHECK(wheel.suspensionRestLength == within(0.25, 1e-5));
+  // hull1 has hullproxy1, so hull2 (no proxy, after it) does not collide: one convex hull.
+  REQUIRE(jeep.collisionHulls.size() == 1);
+  CHECK(jeep.collisionHulls[0].name == "hullproxy1");
+  // Only hull2 carries mass: the centre of mass is its centre, 0.70 m up (zoffset -0.05).
+  CHECK(jeep.modelFromChassis.getOrigin().z() == within(0.70, 1e-4));
+  CHECK(jeep.mass == within(1700, 1e-6));
+  // The camera pivot and its spring from [params].
+  CHECK(jeep.hasEye);
+  CHECK(jeep.camera.stiffnessPositive.y() == within(30, 1e-6));
+  CHECK(jeep.chassis.damping == within(0.02, 1e-6));
+  // Loading twice gives the same vehicle, bit for bit.
+  const LoadedVehicle again = loadVehicle(kData + "/vehicles/jeep.vehicle.toml");
+  CHECK(again.mass == jeep.mass);
+  CHECK(again.principalInertia == jeep.principalInertia);
+  CHECK(again.modelFromChassis == jeep.modelFromChassis);
+  for (size_t w = 0; w < jeep.settings.wheels.size(); ++w)
+    CHECK(again.settings.wheels[w].attachmentPoint == jeep.settings.wheels[w].attachmentPoint);
+}
+
+TEST_CASE("wheels on one axle that almost mirror each other are snapped to exact mirror images") {
+  std::ifstream file(kTestData + "/base/car.obj");
+  std::stringstream text;
+  text << file.rdbuf();
+  std::string obj = text.str();
+  // Move wheel2's helpers 1 cm outward and 2 cm forward.
+  const std::string upper = "o wheel2_upper\nv 0.8000 1.3000 0.5500", lower = "o wheel2_lower\nv 0.8000 1.3000 0.3300";
+  REQUIRE(obj.find(upper) != std::string::npos);
+  obj.replace(obj.find(upper), upper.size(), "o wheel2_upper\nv 0.8100 1.3200 0.5500");
+  obj.replace(obj.find(lower), lower.size(), "o wheel2_lower\nv 0.8100 1.3200 0.3300");
+  VehicleScript script = loadVehicleScript(kTestData + "/base/car.vehicle.toml");
+  const LoadedVehicle car = buildVehicle(script, parseObjModel(obj, "moved.obj"));
+  const btVector3 right = car.settings.axes.right(), forward = car.settings.axes.forward;
+  const btVector3 a = car.settings.wheels[0].attachmentPoint, b = car.settings.wheels[1].attachmentPoint;
+  // Exact mirror images about the centre plane (the centre of mass lies on it): the same forward
+  // position, opposite right positions, the half track averaged: (0.8 + 0.81) / 2 each.
+  CHECK((a - b).dot(forward) == 0);
+  CHECK(std::fabs(a.dot(right) + b.dot(right)) < 1e-6);
+  CHECK(std::fabs(a.dot(right) - b.dot(right)) == within(1.61, 1e-5));
+}
+
+TEST_CASE("spawning and removing leaves the world as it was") {
+  const LoadedVehicle sedan = loadVehicle(kData + "/vehicles/sedan.vehicle.toml");
+  ZUpWorld scene;
+  const int objects = scene.world.getNumCollisionObjects();
+  const int constraints = scene.world.getNumConstraints();
+  {
+    SpawnedVehicle car(scene.world, sedan, btTransform::getIdentity());
+    CHECK(scene.world.getNumCollisionObjects() == objects + 1);
+    scene.run(0.5f);
+  }
+  CHECK(scene.world.getNumCollisionObjects() == objects);
+  CHECK(scene.world.getNumConstraints() == constraints);
+  scene.run(0.1f);  // the world steps on without the vehicle's action
+}
+
+TEST_CASE("suspension parts stay between their moving ends") {
+  const LoadedVehicle sedan = loadVehicle(kData + "/vehicles/sedan.vehicle.toml");
+  REQUIRE(sedan.suspensions.size() == 4);
+  ZUpWorld scene;
+  SpawnedVehicle car(scene.world, sedan, btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.3f)));
+  car.chassis().setActivationState(DISABLE_DEACTIVATION);
+  DriverInput input;
+  input.steer = 1;
+  input.pedal = 0.3f;
+  for (int i = 0; i < 90; ++i) {
+    car.vehicle().setInput(input);
+    scene.world.stepSimulation(kStep, 1, kStep);
+  }
+  const auto& poses = car.suspensionPoses();
+  for (size_t k = 0; k < sedan.suspensions.size(); ++k) {
+    const SuspensionPart& part = sedan.suspensions[k];
+    // End 0 on the hull: rigid with the chassis. End 1 on the wheel hub: travels and steers.
+    CHECK((poses[k].apply(part.ends[0].point) - car.chassisTransform() * part.ends[0].point).length() < 1e-4);
+    const int wheel = part.ends[1].index;
+    const WheelSettings& settings = car.vehicle().wheelSettings(wheel);
+    const btVector3 up = sedan.settings.axes.up;
+    const btVector3 restCentre = settings.attachmentPoint - up * settings.suspensionRestLength;
+    const btTransform hub(btQuaternion(up, car.vehicle().wheelState(wheel).steerAngle),
+                          settings.attachmentPoint - up * car.vehicle().wheelState(wheel).suspensionLength);
+    const btVector3 expected = car.chassisTransform() * (hub * (part.ends[1].point - restCentre));
+    CHECK((poses[k].apply(part.ends[1].point) - expected).length() < 1e-4);
+  }
+}
+
+TEST_CASE("chase camera: rigid along stiffness-0 axes, springs elsewhere, respects its limits, snaps") {
+  ChaseCameraSettings settings;
+  settings.stiffnessPositive = btVector3(0, 40, 40);
+  settings.stiffnessNegative = btVector3(0, 40, 40);
+  settings.limitsPositive = btVector3(1, 0.5f, 1);
+  settings.limitsNegative = btVector3(1, 0.5f, 1);
+  settings.damping = 2 * std::sqrt(40.0f);  // critical
+  settings.maxTimeStep = 0.005f;
+  settings.snapDistance = 1e-3f;
+  settings.snapVelocity = 1e-2f;
+  ChaseCamera camera(settings);
+  const btMatrix3x3 basis = btMatrix3x3::getIdentity();
+  camera.reset(btVector3(0, 0, 0), btVector3(0, 0, 0));
+  // The pivot jumps 0.3 m to the right and 0.3 m forward: x follows at once (stiffness 0), y lags.
+  camera.update(btVector3(0.3f, 0.3f, 0), basis, btVector3(0, 0, 0), 1.0f / 60);
+  CHECK(camera.position().x() == within(0.3, 1e-6));
+  CHECK(camera.position().y() < 0.3f);
+  CHECK(camera.position().y() >= 0);
+  // The pivot keeps moving forward at 10 m/s: the lag is capped by cam_limits_negative (0.5 m).
+  btVector3 pivot(0.3f, 0.3f, 0);
+  for (int i = 0; i < 120; ++i) {
+    pivot += btVector3(0, 10, 0) / 60;
+    camera.update(pivot, basis, btVector3(0, 10, 0), 1.0f / 60);
+    CHECK(pivot.y() - camera.position().y() <= 0.5f + 1e-4f);
+  }
+  // Stopped: the critically damped spring brings it home and it snaps onto the pivot.
+  for (int i = 0; i < 600; ++i) camera.update(pivot, basis, btVector3(0, 0, 0), 1.0f / 60);
+  CHECK(camera.position() == pivot);
+}
+
+TEST_CASE("malformed inputs: each gives its own specific error naming the file") {
+  std::ifstream manifest(kTestData + "/malformed/EXPECTED.txt");
+  REQUIRE(manifest);
+  std::string line;
+  int cases = 0;
+  while (std::getline(manifest, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t tab = line.find('\t');
+    const std::string file = line.substr(0, tab), expected = line.substr(tab + 1);
+    ++cases;
+    INFO(file << ": expected '" << expected << "'");
+    try {
+      loadVehicle(kTestData + "/malformed/" + file);
+      FAIL_CHECK("no error");
+    } catch (const Error& error) {
+      const std::string message = error.what();
+      INFO("got: " << message);
+      CHECK(message.find(expected) != std::string::npos);
+      CHECK(message.find("malformed/") != std::string::npos);  // names the file
+    }
+  }
+  CHECK(cases >= 25);
+}
+
+TEST_CASE("script errors name the line and the key") {
+  try {
+    parseVehicleScript("[model]\nobj = \"x.obj\"\n\n[params]\nengine_power = 1\nengine_powr = 2\n", "typo.toml");
+    FAIL("expected an error");
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()) ==
+          "typo.toml:6: params.engine_powr: unknown key in [params] (did you mean 'engine_power'?)");
+  }
+  // Keys are case-insensitive: engine_maxrpm is engine_maxRPM.
+  const VehicleScript script = parseVehicleScript("[model]\nobj = \"x.obj\"\n[params]\nengine_maxrpm = 6100\n", "case.toml");
+  CHECK(script.settings.engine.maxRpm == within(6100, 1e-6));
+}
+
+TEST_CASE("the README's script reference is the key table") {
+  std::ifstream file(std::string(RAYCAR_SOURCE_DIR) + "/README.md");
+  std::stringstream text;
+  text << file.rdbuf();
+  CHECK(text.str().find(scriptReferenceMarkdown()) != std::string::npos);
+}
