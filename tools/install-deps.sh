@@ -3,7 +3,7 @@
 # Run as root on Debian 12 (bookworm).
 set -euo pipefail
 packages=(cmake g++ make libbullet-dev libtinyobjloader-dev doctest-dev libtomlplusplus-dev
-          libbenchmark-dev)
+          libbenchmark-dev clang libclang-rt-14-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
