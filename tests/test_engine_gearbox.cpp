@@ -159,6 +159,30 @@ TEST_CASE("automatic upshift when the engine crosses shiftup rpm, never from rev
   }
 }
 
+TEST_CASE("shift dwell: after an upshift, a downshift waits shiftDwell seconds") {
+  // Wheelspin lifts the engine speed over shiftup; grip returns and the speed falls under
+  // shiftdown at once. The downshift must wait 0.5 s (the dwell), then happen.
+  Bench bench;
+  bench.gearbox.shiftDwell = 0.5f;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input;
+  input.pedal = 1;
+  input.fastestWheelSpin = input.meanWheelSpin = 0;
+  for (int step = 0; step < 60; ++step) powertrain.update(input, kStep);
+  input.fastestWheelSpin = input.meanWheelSpin = 150;  // 17 000 rpm in first: spinning
+  for (int step = 0; step < 2; ++step) powertrain.update(input, kStep);
+  REQUIRE(powertrain.state().gear == kFirstGear + 1);
+  input.fastestWheelSpin = input.meanWheelSpin = 10;  // grip again: 764 rpm in second
+  int downshiftStep = -1;
+  for (int step = 0; step < 240 && downshiftStep < 0; ++step) {
+    powertrain.update(input, kStep);
+    if (powertrain.state().gear == kFirstGear) downshiftStep = step;
+  }
+  INFO("downshift after " << downshiftStep << " steps");
+  CHECK(downshiftStep * kStep >= 0.5 - 2 * kStep);
+  CHECK(downshiftStep * kStep <= 0.5 + 2 * kStep);
+}
+
 TEST_CASE("drive torque = engine torque x pedal x clutch x gear x final drive x efficiency") {
   Bench bench;
   Powertrain powertrain(bench.engine, bench.gearbox);

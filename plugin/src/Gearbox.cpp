@@ -25,6 +25,7 @@ std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScala
   require(gearbox.shiftUpRpm <= maxRpm, "engine_shiftupRPM must not exceed engine_maxRPM");
   require(gearbox.clutchSpeed > 0 && std::isfinite(gearbox.clutchSpeed), "clutch_speed must be > 0 (1/s)");
   require(gearbox.gearDirectionSwitchRpm >= 0, "gear_dir_switch_RPM must be >= 0");
+  require(gearbox.shiftDwell >= 0 && std::isfinite(gearbox.shiftDwell), "shift dwell must be >= 0 s");
   return problems;
 }
 

@@ -66,16 +66,25 @@ void Powertrain::shiftAutomatically(btScalar wheelDrivenRpm, btScalar throttle) 
   // Only with the clutch closed: right after a shift the engine speed is still settling.
   if (!gearbox_.automatic || state_.clutch < 1 || state_.gear < kFirstGear) return;
   const int lastGear = int(gearbox_.gears.size()) - 1;
-  if (wheelDrivenRpm > gearbox_.shiftUpRpm && state_.gear < lastGear) {
-    engage(state_.gear + 1);
-  } else if (wheelDrivenRpm < gearbox_.shiftDownRpm) {
-    if (state_.gear > kFirstGear) engage(state_.gear - 1);
-    else if (throttle == 0) engage(kNeutralGear);
+  const bool upAllowed = lastShiftDirection_ >= 0 || sinceShift_ >= gearbox_.shiftDwell;
+  const bool downAllowed = lastShiftDirection_ <= 0 || sinceShift_ >= gearbox_.shiftDwell;
+  if (wheelDrivenRpm > gearbox_.shiftUpRpm && state_.gear < lastGear && upAllowed) {
+    shift(state_.gear + 1);
+  } else if (wheelDrivenRpm < gearbox_.shiftDownRpm && downAllowed) {
+    if (state_.gear > kFirstGear) shift(state_.gear - 1);
+    else if (throttle == 0) shift(kNeutralGear);
   }
+}
+
+void Powertrain::shift(int gear) {
+  lastShiftDirection_ = gear > state_.gear ? 1 : -1;
+  sinceShift_ = 0;
+  engage(gear);
 }
 
 PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   PowertrainOutput output;
+  sinceShift_ += dt;
   btScalar throttle = 0;
   selectGear(input, throttle, output.pedalBrake);
 

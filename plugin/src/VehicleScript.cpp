@@ -245,6 +245,8 @@ const std::vector<Key>& keys() {
        SET(t.script.settings.gearbox.efficiency = btScalar(v.number))},
       {"gearbox", "automatic", T::Boolean, "", 0, 1, "true", "false: gears from the shift inputs",
        SET(t.script.settings.gearbox.automatic = v.boolean)},
+      {"gearbox", "shift_dwell", T::Number, "s", 0, 60, "1", "a shift back against the previous one waits this long",
+       SET(t.script.settings.gearbox.shiftDwell = btScalar(v.number))},
       // [brakes]
       {"brakes", "front_bias", T::Number, "", 0, 1, "0.6", "share of footbrake torque on the front wheels",
        SET(t.script.settings.brakes.frontBias = btScalar(v.number))},

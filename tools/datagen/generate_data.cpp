@@ -6,6 +6,7 @@
 // wheelN (or wheel_N), helpers as `o` objects with one `p` point, suspension parts with end
 // helpers, eye_pos.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -488,6 +489,43 @@ load_sensitivity = 0.05
 )");
 }
 
+void parkingCar(const std::string& dir) {
+  // Seed 002's car: body 2 m wide, 4 m long; wheels 0.35 m wide, 0.75 m in diameter, placed with
+  // its margins: Lf = Lr = 4/2 - (0.75/2 + 0.25) = 1.375 m, track = 2 - (0.35 + 2 x 0.10) = 1.45 m.
+  Obj obj("parking car: seed 002's 2 x 4 m car and its wheel layout");
+  obj.box("hull1", {0, 0, 0.8}, {1.0, 2.0, 0.35});
+  std::vector<WheelSpot> wheels;
+  for (int i = 0; i < 4; ++i)
+    wheels.push_back({i % 2 ? 0.725 : -0.725, i < 2 ? 1.375 : -1.375, 0.375, 0.35, 0.375, 0.575});
+  addWheels(obj, wheels, false, 0.75);
+  obj.helper("eye_pos", {0, -6, 3});
+  obj.write(dir + "/parking_car.obj");
+  std::string records;
+  for (int i = 0; i < 4; ++i)
+    records += std::string("\n[[wheel]]\ndriving = ") + (i < 2 ? "1" : "0") + "\naxle = " + (i < 2 ? "0" : "1") +
+               "\nlen_max = 0.3\nstiffness = 0\ndamping = -0.9\ncan_brake = " + (i < 2 ? "0" : "1") + "\n";
+  writeText(dir + "/parking_car.vehicle.toml", R"(# Parking car: seed 002's dimensions; 45 degree steering, quick steering rate.
+[model]
+obj = "parking_car.obj"
+
+[[hull]]
+flags = 1
+mass = 1300
+)" + records + R"(
+[params]
+engine_power = 60000
+engine_maxRPM = 5500
+gears = [-3.4, 0, 3.4, 2.0, 1.3, 1.0]
+brake_torque = 1500
+max_steer = 45
+steer_speed = 240
+steer_relaxation_v0 = 240
+
+[gearbox]
+final_drive = 3.9
+)");
+}
+
 // --- tracks -----------------------------------------------------------------------------------
 
 void flatLot(const std::string& dir) {
@@ -514,11 +552,21 @@ void rampsAndKerbs(const std::string& dir) {
   obj.write(dir + "/ramps_kerbs.obj");
 }
 
+double hillHeight(double x, double y) {
+  return 1.5 * std::sin(x * 0.05) * std::cos(y * 0.04) + 0.6 * std::sin(x * 0.13 + y * 0.09);
+}
+
 void hills(const std::string& dir) {
-  Obj obj("hills: 256 x 256 m of gentle hills, 2 m cells, Z up");
-  obj.heightField("ground", -128, 128, -128, 128, 2, [](double x, double y) {
-    return 1.5 * std::sin(x * 0.05) * std::cos(y * 0.04) + 0.6 * std::sin(x * 0.13 + y * 0.09);
-  });
+  Obj obj("hills: 256 x 256 m of gentle hills, 2 m cells, two ramps on them, Z up");
+  obj.heightField("ground", -128, 128, -128, 128, 2, hillHeight);
+  // Ramps sunk 0.3 m below the lowest ground under their footprint, rising along +y.
+  for (int i = 0; i < 2; ++i) {
+    const double x = i ? 12 : -12, y = 30, length = 10, width = 4;
+    double base = 1e9;
+    for (double dy = 0; dy <= length; dy += 1)
+      for (double dx = -width / 2; dx <= width / 2; dx += 1) base = std::min(base, hillHeight(x + dx, y + dy));
+    obj.ramp("ramp" + std::to_string(i + 1), {x, y, base - 0.3}, width, length, i ? 1.6 : 1.0);
+  }
   obj.write(dir + "/hills.obj");
 }
 
@@ -535,6 +583,7 @@ int main(int argc, char** argv) {
   sedan(vehicles);
   coupe(vehicles);
   truck(vehicles);
+  parkingCar(vehicles);
   flatLot(tracks);
   parkingLot(tracks);
   rampsAndKerbs(tracks);

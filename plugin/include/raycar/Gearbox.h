@@ -27,6 +27,10 @@ struct GearboxSettings {
   btScalar gearDirectionSwitchRpm = 30;  // gear_dir_switch_RPM: wheel rpm below which forward
                                          // and reverse may be swapped
   bool automatic = true;                 // false: DriverInput::shiftUp / shiftDown choose gears
+  btScalar shiftDwell = 1.0f;            // s: an automatic shift against the previous one's
+                                         // direction waits this long (no hunting when wheelspin
+                                         // lifts the engine speed, which seed 001 takes from the
+                                         // fastest driving wheel)
 };
 
 std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScalar maxRpm);

@@ -13,7 +13,7 @@
 // - Automatic mode: above engine_shiftupRPM one gear up, below engine_shiftdownRPM one down
 //   (from first to neutral only with the throttle closed); never up from reverse. After every
 //   change the clutch opens and closes again at clutch_speed, scaling the torque meanwhile, and
-//   no further shift happens until it has closed.
+//   no further shift happens until it has closed; a shift back the other way waits shiftDwell.
 // - Direction (CryEngine): pedal < 0 in a forward gear brakes ('back' while moving forward) until
 //   the driving wheels turn slower than gear_dir_switch_RPM, then engages reverse; pedal > 0 in
 //   reverse likewise. Manual mode: DriverInput's shift inputs choose the gear; pedal > 0 drives in
@@ -59,10 +59,13 @@ class Powertrain {
   void engage(int gear);
   void selectGear(const PowertrainInput& input, btScalar& throttle, btScalar& pedalBrake);
   void shiftAutomatically(btScalar wheelDrivenRpm, btScalar throttle);
+  void shift(int gear);  // an automatic shift: remembers its direction and time
 
   EngineSettings engine_;
   GearboxSettings gearbox_;
   PowertrainState state_;
+  btScalar sinceShift_ = 1e9;  // s since the last automatic shift
+  int lastShiftDirection_ = 0;  // +1 up, -1 down
 };
 
 }  // namespace raycar

@@ -1,0 +1,52 @@
+#pragma once
+// Drivers for raycar-sim: they turn what a vehicle sees into a DriverInput each step.
+//
+// - Timeline: the inputs of the last event whose time has come.
+// - HoldSpeed: a proportional-integral pedal (and brake) on forward speed, fixed steering.
+// - FollowPath: pure pursuit (steer = atan(2 L sin(alpha) / lookahead) towards the point one
+//   lookahead ahead on the path) at a held speed, braking to a stop at the path's end.
+// - Drift: accelerates to an entry speed, flicks in with full power, then holds a body slip angle
+//   (the angle between the velocity and the heading) by countersteering, with the front wheels
+//   about along the velocity plus a correction on the slip angle's error and rate, and by
+//   modulating the throttle; then lets the slide die with the front wheels along the velocity,
+//   and stops.
+// - Parking: pure pursuit within seed 002's limits (|a| <= 1 m/s^2, |delta| <= 45 deg,
+//   v <= 2.78 m/s) with a speed profile that stops at the path's end. It commands an
+//   acceleration and a steer angle, which a kinematic bicycle ghost takes as they are; the full
+//   vehicle tracks the commanded speed with pedal and brake and steers to the same angle.
+
+#include <memory>
+
+#include "Scene.h"
+#include "raycar/DriverInput.h"
+
+namespace raycar::sim {
+
+// What a driver sees, in the world's XY plane (Z up).
+struct DriverView {
+  double time = 0;            // s
+  double dt = 0;              // s
+  double x = 0, y = 0;        // m: rear axle centre
+  double heading = 0;         // rad, counter-clockwise from +x, of the vehicle's forward
+  double speed = 0;           // m/s along forward
+  double wheelbase = 2.5;     // m
+  double maxSteer = 0.5;      // rad at the present speed
+  double slipAngle = 0;       // rad: body slip, velocity direction minus heading (> 0: to the left)
+};
+
+struct DriverCommand {
+  DriverInput input;
+  bool bicycle = false;       // acceleration and steer below are meant for a kinematic bicycle
+  double acceleration = 0;    // m/s^2
+  double steerAngle = 0;      // rad
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  virtual DriverCommand update(const DriverView& view) = 0;
+};
+
+std::unique_ptr<Driver> makeDriver(const VehicleEntry& entry);
+
+}  // namespace raycar::sim

@@ -1,0 +1,232 @@
+#include "Report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "raycar/Error.h"
+
+namespace raycar::sim {
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+std::string fixed(double value, int decimals) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// --- SVG plots --------------------------------------------------------------------------------
+
+struct Series {
+  std::string name, colour;
+  std::vector<double> x, y;
+  bool dashed = false;
+};
+
+struct Rectangle {
+  double x0, y0, x1, y1;
+  std::string colour;
+};
+
+// A line plot with labelled axes; equalAspect keeps metres square (top-down paths).
+std::string plot(const std::string& title, const std::string& xLabel, const std::string& yLabel,
+                 const std::vector<Series>& series, bool equalAspect = false,
+                 const std::vector<Rectangle>& rectangles = {}) {
+  const double width = 720, height = equalAspect ? 520 : 240, left = 70, right = 150, top = 30, bottom = 40;
+  double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+  for (const Series& s : series)
+    for (size_t i = 0; i < s.x.size(); ++i) {
+      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+      x0 = std::min(x0, s.x[i]), x1 = std::max(x1, s.x[i]), y0 = std::min(y0, s.y[i]), y1 = std::max(y1, s.y[i]);
+    }
+  for (const Rectangle& r : rectangles)
+    x0 = std::min(x0, r.x0), x1 = std::max(x1, r.x1), y0 = std::min(y0, r.y0), y1 = std::max(y1, r.y1);
+  if (x0 > x1) x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+  if (x1 - x0 < 1e-9) x0 -= 1, x1 += 1;
+  if (y1 - y0 < 1e-9) y0 -= 1, y1 += 1;
+  const double padX = (x1 - x0) * 0.04, padY = (y1 - y0) * 0.08;
+  x0 -= padX, x1 += padX, y0 -= padY, y1 += padY;
+  const double plotWidth = width - left - right, plotHeight = height - top - bottom;
+  if (equalAspect) {  // one metre is as long on both axes
+    const double scale = std::max((x1 - x0) / plotWidth, (y1 - y0) / plotHeight);
+    const double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+    x0 = cx - scale * plotWidth / 2, x1 = cx + scale * plotWidth / 2;
+    y0 = cy - scale * plotHeight / 2, y1 = cy + scale * plotHeight / 2;
+  }
+  auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * plotWidth; };
+  auto py = [&](double y) { return top + (y1 - y) / (y1 - y0) * plotHeight; };
+  std::ostringstream svg;
+  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
+      << "' font-family='sans-serif' font-size='11'>\n"
+      << "<text x='" << left << "' y='18' font-size='13' font-weight='bold'>" << title << "</text>\n"
+      << "<rect x='" << left << "' y='" << top << "' width='" << plotWidth << "' height='" << plotHeight
+      << "' fill='#fafafa' stroke='#888'/>\n";
+  for (int i = 0; i <= 4; ++i) {  // ticks
+    const double x = x0 + (x1 - x0) * i / 4, y = y0 + (y1 - y0) * i / 4;
+    svg << "<text x='" << fixed(px(x), 1) << "' y='" << height - bottom + 14 << "' text-anchor='middle'>"
+        << fixed(x, 1) << "</text>\n<text x='" << left - 6 << "' y='" << fixed(py(y) + 4, 1)
+        << "' text-anchor='end'>" << fixed(y, 1) << "</text>\n<line x1='" << fixed(px(x), 1) << "' y1='" << top
+        << "' x2='" << fixed(px(x), 1) << "' y2='" << height - bottom << "' stroke='#e4e4e4'/>\n<line x1='" << left
+        << "' y1='" << fixed(py(y), 1) << "' x2='" << width - right << "' y2='" << fixed(py(y), 1)
+        << "' stroke='#e4e4e4'/>\n";
+  }
+  svg << "<text x='" << left + plotWidth / 2 << "' y='" << height - 6 << "' text-anchor='middle'>" << xLabel
+      << "</text>\n<text x='14' y='" << top + plotHeight / 2 << "' transform='rotate(-90 14 " << top + plotHeight / 2
+      << ")' text-anchor='middle'>" << yLabel << "</text>\n";
+  for (const Rectangle& r : rectangles)
+    svg << "<rect x='" << fixed(px(r.x0), 1) << "' y='" << fixed(py(r.y1), 1) << "' width='"
+        << fixed(px(r.x1) - px(r.x0), 1) << "' height='" << fixed(py(r.y0) - py(r.y1), 1) << "' fill='none' stroke='"
+        << r.colour << "' stroke-width='2'/>\n";
+  for (size_t k = 0; k < series.size(); ++k) {
+    const Series& s = series[k];
+    svg << "<polyline fill='none' stroke='" << s.colour << "' stroke-width='1.5'"
+        << (s.dashed ? " stroke-dasharray='5,4'" : "") << " points='";
+    const size_t stride = std::max<size_t>(1, s.x.size() / 1500);  // at most ~1500 points a line
+    for (size_t i = 0; i < s.x.size(); i += stride)
+      if (std::isfinite(s.x[i]) && std::isfinite(s.y[i])) svg << fixed(px(s.x[i]), 1) << "," << fixed(py(s.y[i]), 1) << " ";
+    svg << "'/>\n<text x='" << width - right + 10 << "' y='" << top + 14 + 16 * k << "' fill='" << s.colour << "'>"
+        << s.name << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+}  // namespace
+
+std::string telemetryHeader(int wheels, bool ghost) {
+  std::string header = "time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y";
+  for (int w = 1; w <= wheels; ++w) {
+    const std::string p = ",w" + std::to_string(w) + "_";
+    header += p + "contact" + p + "compression" + p + "load" + p + "slip_ratio" + p + "slip_angle" + p + "fx" + p +
+              "fy" + p + "omega" + p + "steer";
+  }
+  if (ghost) header += ",ghost_x,ghost_y,ghost_distance";
+  return header;
+}
+
+void writeTelemetryCsv(const std::string& path, const std::vector<TelemetryRow>& rows) {
+  std::ofstream file(path, std::ios::binary);
+  if (!file) throw Error({path, 0, ""}, "cannot write the telemetry file");
+  const int wheels = rows.empty() ? 0 : int(rows[0].wheels.size());
+  const bool ghost = !rows.empty() && rows[0].hasGhost;
+  file << telemetryHeader(wheels, ghost) << "\n";
+  for (const TelemetryRow& row : rows) {
+    file << number(row.time) << ',' << number(row.position.x()) << ',' << number(row.position.y()) << ','
+         << number(row.position.z()) << ',' << number(row.velocity.x()) << ',' << number(row.velocity.y()) << ','
+         << number(row.velocity.z()) << ',' << number(row.yaw) << ',' << number(row.speed) << ','
+         << number(row.engineRpm) << ',' << row.gear << ',' << number(row.clutch) << ',' << number(row.rearX) << ','
+         << number(row.rearY);
+    for (const WheelState& w : row.wheels)
+      file << ',' << (w.inContact ? 1 : 0) << ',' << number(w.suspensionCompression) << ',' << number(w.normalLoad)
+           << ',' << number(w.slipRatio) << ',' << number(w.slipAngle) << ',' << number(w.longitudinalForce) << ','
+           << number(w.lateralForce) << ',' << number(w.angularSpeed) << ',' << number(w.steerAngle);
+    if (ghost) file << ',' << number(row.ghostX) << ',' << number(row.ghostY) << ',' << number(row.ghostDistance);
+    file << '\n';
+  }
+}
+
+std::string summaryJson(const SceneSummary& summary) {
+  std::ostringstream json;
+  json << "{\n  \"scene\": \"" << summary.name << "\",\n  \"steps\": " << summary.steps
+       << ",\n  \"simulated_time\": " << number(summary.simulatedTime) << ",\n  \"vehicles\": [\n";
+  for (size_t i = 0; i < summary.vehicles.size(); ++i) {
+    const VehicleSummary& v = summary.vehicles[i];
+    json << "    {\"script\": \"" << v.script << "\", \"distance\": " << number(v.distance)
+         << ", \"top_speed\": " << number(v.topSpeed) << ", \"time_0_100\": "
+         << (v.time0To100 >= 0 ? number(v.time0To100) : "null") << ", \"max_lateral_g\": " << number(v.maxLateralG)
+         << ", \"final_position\": [" << number(v.finalPosition.x()) << ", " << number(v.finalPosition.y()) << ", "
+         << number(v.finalPosition.z()) << "], \"final_heading_deg\": " << number(v.finalHeadingDegrees)
+         << ", \"gear_changes\": " << v.gearChanges << ", \"finite\": " << (v.finite ? "true" : "false");
+    if (v.hasGhost)
+      json << ", \"ghost_max_distance\": " << number(v.ghostMaxDistance) << ", \"ghost_final_distance\": "
+           << number(v.ghostFinalDistance);
+    json << ", \"inside_parking_space\": " << (v.insideParkingSpace ? "true" : "false") << "}"
+         << (i + 1 < summary.vehicles.size() ? "," : "") << "\n";
+  }
+  json << "  ]\n}\n";
+  return json.str();
+}
+
+std::string reportHtml(const Scene& scene, const SceneSummary& summary, const std::vector<TelemetryRow>& rows) {
+  std::vector<double> time, x, y, ghostX, ghostY, speed, rpm, gear;
+  const int wheels = rows.empty() ? 0 : int(rows[0].wheels.size());
+  std::vector<std::vector<double>> load(wheels), slip(wheels), angle(wheels);
+  for (const TelemetryRow& row : rows) {
+    time.push_back(row.time);
+    x.push_back(row.rearX);
+    y.push_back(row.rearY);
+    ghostX.push_back(row.ghostX);
+    ghostY.push_back(row.ghostY);
+    speed.push_back(row.speed * 3.6);
+    rpm.push_back(row.engineRpm);
+    gear.push_back(row.gear);
+    for (int w = 0; w < wheels && w < int(row.wheels.size()); ++w) {
+      load[w].push_back(row.wheels[w].normalLoad);
+      slip[w].push_back(row.wheels[w].slipRatio);
+      angle[w].push_back(row.wheels[w].slipAngle * 180 / SIMD_PI);
+    }
+  }
+  std::vector<Series> path = {{"vehicle (rear axle)", "#1f77b4", x, y}};
+  if (!rows.empty() && rows[0].hasGhost) path.push_back({"bicycle ghost", "#d62728", ghostX, ghostY, true});
+  std::vector<Rectangle> rectangles;
+  if (scene.hasParkingSpace)
+    rectangles.push_back({scene.parkingSpace[0], scene.parkingSpace[1], scene.parkingSpace[2], scene.parkingSpace[3], "#2ca02c"});
+  std::vector<Series> loads, slips, angles;
+  for (int w = 0; w < wheels; ++w) {
+    const std::string name = "wheel " + std::to_string(w + 1);
+    loads.push_back({name, kColours[w % 8], time, load[w]});
+    slips.push_back({name, kColours[w % 8], time, slip[w]});
+    angles.push_back({name, kColours[w % 8], time, angle[w]});
+  }
+  std::ostringstream html;
+  html << "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>raycar-sim: " << scene.name
+       << "</title>\n<style>body{font-family:sans-serif;margin:24px;max-width:760px}table{border-collapse:collapse}"
+          "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}</style></head><body>\n<h1>" << scene.name
+       << "</h1>\n<p>" << summary.steps << " steps of " << number(scene.step) << " s, " << number(summary.simulatedTime)
+       << " s simulated, " << summary.vehicles.size() << " vehicle(s); plots show vehicle 1.</p>\n"
+       << "<table><tr><th>vehicle</th><th>distance (m)</th><th>top speed (km/h)</th><th>0-100 km/h (s)</th>"
+          "<th>max lateral g</th><th>gear changes</th></tr>\n";
+  for (size_t i = 0; i < summary.vehicles.size() && i < 20; ++i) {
+    const VehicleSummary& v = summary.vehicles[i];
+    html << "<tr><td>" << i + 1 << "</td><td>" << fixed(v.distance, 1) << "</td><td>" << fixed(v.topSpeed * 3.6, 1)
+         << "</td><td>" << (v.time0To100 >= 0 ? fixed(v.time0To100, 2) : "-") << "</td><td>"
+         << fixed(v.maxLateralG, 2) << "</td><td>" << v.gearChanges << "</td></tr>\n";
+  }
+  html << "</table>\n";
+  if (!summary.vehicles.empty() && summary.vehicles[0].hasGhost)
+    html << "<p>Bicycle ghost: largest distance " << fixed(summary.vehicles[0].ghostMaxDistance, 3)
+         << " m, final " << fixed(summary.vehicles[0].ghostFinalDistance, 3) << " m; inside the space: "
+         << (summary.vehicles[0].insideParkingSpace ? "yes" : "no") << ".</p>\n";
+  html << plot("Top-down path", "x (m)", "y (m)", path, true, rectangles)
+       << plot("Speed", "time (s)", "km/h", {{"speed", "#1f77b4", time, speed}})
+       << plot("Engine", "time (s)", "rev/min", {{"engine rpm", "#d62728", time, rpm}})
+       << plot("Gear", "time (s)", "gear", {{"gear (-1 reverse)", "#2ca02c", time, gear}})
+       << plot("Wheel loads", "time (s)", "N", loads) << plot("Slip ratios", "time (s)", "s", slips)
+       << plot("Slip angles", "time (s)", "deg", angles) << "</body></html>\n";
+  return html.str();
+}
+
+void writeReport(const std::string& directory, const SceneRunner& runner) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  const SceneSummary summary = runner.summary();
+  writeTelemetryCsv(directory + "/telemetry.csv", runner.telemetry());
+  std::ofstream json(directory + "/summary.json", std::ios::binary);
+  std::ofstream html(directory + "/report.html", std::ios::binary);
+  if (!json || !html) throw Error({directory, 0, ""}, "cannot write the report into this folder");
+  json << summaryJson(summary);
+  html << reportHtml(runner.scene(), summary, runner.telemetry());
+}
+
+}  // namespace raycar::sim

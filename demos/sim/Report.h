@@ -1,0 +1,21 @@
+#pragma once
+// raycar-sim's outputs: telemetry.csv (DESIGN.md's columns), summary.json (headline figures),
+// and report.html, self-contained, with SVG plots: the top-down path, speed / engine rpm / gear
+// over time, and per-wheel load and slip over time.
+
+#include <string>
+
+#include "SceneRunner.h"
+
+namespace raycar::sim {
+
+// Column names of telemetry.csv for a vehicle with `wheels` wheels.
+std::string telemetryHeader(int wheels, bool ghost);
+void writeTelemetryCsv(const std::string& path, const std::vector<TelemetryRow>& rows);
+std::string summaryJson(const SceneSummary& summary);
+std::string reportHtml(const Scene& scene, const SceneSummary& summary, const std::vector<TelemetryRow>& rows);
+
+// Writes all three into `directory` (created if missing). Throws raycar::Error if it cannot.
+void writeReport(const std::string& directory, const SceneRunner& runner);
+
+}  // namespace raycar::sim

@@ -1,0 +1,212 @@
+#include "Scene.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include "raycar/Error.h"
+
+namespace raycar::sim {
+namespace {
+
+// Reads one table's keys: each known key has a reader; anything else is an error with its line.
+class TableReader {
+ public:
+  TableReader(const std::string& file, const std::string& section, const toml::table& table)
+      : file_(file), section_(section), table_(table) {}
+
+  using Reader = std::function<void(const toml::node&)>;
+  void on(const std::string& key, Reader reader) { readers_[key] = std::move(reader); }
+
+  void read() {
+    for (auto&& [key, node] : table_) {
+      line_ = int(key.source().begin.line);
+      key_ = std::string(key.str());
+      const auto reader = readers_.find(key_);
+      if (reader == readers_.end()) {
+        std::string known;
+        for (const auto& [name, unused] : readers_) known += (known.empty() ? "" : ", ") + name;
+        fail("unknown key in [" + section_ + "]; known: " + known);
+      }
+      reader->second(node);
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw Error({file_, line_, section_ + "." + key_}, message);
+  }
+  double number(const toml::node& node, double low, double high) const {
+    if (!node.is_number()) fail("expects a number");
+    const double value = *node.value<double>();
+    if (!std::isfinite(value) || value < low || value > high) {
+      std::ostringstream range;
+      range << "must lie in [" << low << ", " << high << "]";
+      fail(range.str());
+    }
+    return value;
+  }
+  std::string text(const toml::node& node) const {
+    if (!node.is_string()) fail("expects a string");
+    return *node.value<std::string>();
+  }
+  bool boolean(const toml::node& node) const {
+    if (!node.is_boolean()) fail("expects true or false");
+    return *node.value<bool>();
+  }
+  std::vector<double> numbers(const toml::node& node, size_t size, double low, double high) const {
+    const toml::array* array = node.as_array();
+    if (!array || (size && array->size() != size))
+      fail("expects an array of " + (size ? std::to_string(size) + " " : std::string()) + "numbers");
+    std::vector<double> values;
+    for (const toml::node& element : *array) values.push_back(number(element, low, high));
+    return values;
+  }
+  std::vector<std::vector<double>> rows(const toml::node& node, size_t size) const {
+    const toml::array* array = node.as_array();
+    if (!array) fail("expects an array of arrays");
+    std::vector<std::vector<double>> values;
+    for (const toml::node& row : *array) values.push_back(numbers(row, size, -1e6, 1e6));
+    return values;
+  }
+
+ private:
+  std::string file_, section_;
+  const toml::table& table_;
+  std::map<std::string, Reader> readers_;
+  int line_ = 0;
+  std::string key_;
+};
+
+std::string directoryOf(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+std::string resolve(const std::string& base, const std::string& path) {
+  return !path.empty() && path[0] == '/' ? path : directoryOf(base) + path;
+}
+
+}  // namespace
+
+Scene parseScene(const std::string& text, const std::string& path) {
+  Scene scene;
+  scene.path = path;
+  toml::table document;
+  try {
+    document = toml::parse(text, path);
+  } catch (const toml::parse_error& error) {
+    throw Error({path, int(error.source().begin.line), ""}, std::string(error.description()));
+  }
+  for (auto&& [key, node] : document) {
+    const std::string section(key.str());
+    const int line = int(key.source().begin.line);
+    if (section == "scene" || section == "ground") {
+      if (!node.is_table()) throw Error({path, line, section}, "must be a table: [" + section + "]");
+      TableReader reader(path, section, *node.as_table());
+      if (section == "scene") {
+        reader.on("name", [&](const toml::node& n) { scene.name = reader.text(n); });
+        reader.on("step", [&](const toml::node& n) { scene.step = reader.number(n, 1e-4, 0.1); });
+        reader.on("duration", [&](const toml::node& n) { scene.duration = reader.number(n, 0, 3600); });
+        reader.on("record_every", [&](const toml::node& n) { scene.recordEvery = int(reader.number(n, 1, 1e6)); });
+        reader.on("gravity", [&](const toml::node& n) { scene.gravity = reader.number(n, 0, 100); });
+        reader.on("parking_space", [&](const toml::node& n) {
+          const std::vector<double> v = reader.numbers(n, 4, -1e4, 1e4);
+          scene.parkingSpace = {v[0], v[1], v[2], v[3]};
+          scene.hasParkingSpace = true;
+        });
+      } else {
+        reader.on("type", [&](const toml::node& n) {
+          const std::string type = reader.text(n);
+          if (type == "plane") scene.ground = GroundType::Plane;
+          else if (type == "incline") scene.ground = GroundType::Incline;
+          else if (type == "track") scene.ground = GroundType::Track;
+          else if (type == "heightfield") scene.ground = GroundType::Heightfield;
+          else reader.fail("must be \"plane\", \"incline\", \"track\" or \"heightfield\"");
+        });
+        reader.on("friction", [&](const toml::node& n) { scene.friction = reader.number(n, 0, 10); });
+        reader.on("slope_deg", [&](const toml::node& n) { scene.slopeDegrees = reader.number(n, -60, 60); });
+        reader.on("obj", [&](const toml::node& n) { scene.trackObj = resolve(path, reader.text(n)); });
+        reader.on("size", [&](const toml::node& n) { scene.heightfieldSize = reader.number(n, 1, 1e4); });
+        reader.on("cell", [&](const toml::node& n) { scene.heightfieldCell = reader.number(n, 0.1, 100); });
+        reader.on("amplitude", [&](const toml::node& n) { scene.heightfieldAmplitude = reader.number(n, 0, 100); });
+        reader.on("wavelength", [&](const toml::node& n) { scene.heightfieldWavelength = reader.number(n, 1, 1e4); });
+      }
+      reader.read();
+    } else if (section == "vehicle") {
+      const toml::array* records = node.as_array();
+      if (!records || !records->is_array_of_tables())
+        throw Error({path, line, section}, "must be records: [[vehicle]]");
+      for (const toml::node& record : *records) {
+        VehicleEntry entry;
+        entry.line = int(record.source().begin.line);
+        TableReader reader(path, "vehicle", *record.as_table());
+        reader.on("script", [&](const toml::node& n) { entry.script = resolve(path, reader.text(n)); });
+        reader.on("position", [&](const toml::node& n) {
+          const std::vector<double> v = reader.numbers(n, 3, -1e5, 1e5);
+          entry.position = btVector3(btScalar(v[0]), btScalar(v[1]), btScalar(v[2]));
+        });
+        reader.on("heading_deg", [&](const toml::node& n) { entry.headingDegrees = reader.number(n, -360, 360); });
+        reader.on("count", [&](const toml::node& n) { entry.count = int(reader.number(n, 1, 10000)); });
+        reader.on("columns", [&](const toml::node& n) { entry.columns = int(reader.number(n, 1, 10000)); });
+        reader.on("spacing", [&](const toml::node& n) {
+          const std::vector<double> v = reader.numbers(n, 2, 0.5, 1e4);
+          entry.spacing = {v[0], v[1]};
+        });
+        reader.on("driver", [&](const toml::node& n) {
+          const std::string type = reader.text(n);
+          if (type == "timeline") entry.driver = DriverType::Timeline;
+          else if (type == "hold_speed") entry.driver = DriverType::HoldSpeed;
+          else if (type == "follow_path") entry.driver = DriverType::FollowPath;
+          else if (type == "parking") entry.driver = DriverType::Parking;
+          else if (type == "drift") entry.driver = DriverType::Drift;
+          else reader.fail("must be \"timeline\", \"hold_speed\", \"follow_path\", \"parking\" or \"drift\"");
+        });
+        reader.on("events", [&](const toml::node& n) {
+          double previous = -1;
+          for (const std::vector<double>& row : reader.rows(n, 5)) {
+            if (row[0] <= previous) reader.fail("event times must increase");
+            previous = row[0];
+            entry.events.push_back({row[0], float(std::clamp(row[1], -1.0, 1.0)), float(std::clamp(row[2], 0.0, 1.0)),
+                                    float(std::clamp(row[3], -1.0, 1.0)), row[4] != 0});
+          }
+        });
+        reader.on("speed", [&](const toml::node& n) { entry.speed = reader.number(n, -100, 200); });
+        reader.on("steer", [&](const toml::node& n) { entry.steer = reader.number(n, -1, 1); });
+        reader.on("path", [&](const toml::node& n) {
+          for (const std::vector<double>& row : reader.rows(n, 2)) entry.path.push_back({row[0], row[1]});
+          if (entry.path.size() < 2) reader.fail("a path needs at least 2 points");
+        });
+        reader.on("lookahead", [&](const toml::node& n) { entry.lookahead = reader.number(n, 0.1, 100); });
+        reader.on("ghost", [&](const toml::node& n) { entry.ghost = reader.boolean(n); });
+        reader.on("drift_angle_deg", [&](const toml::node& n) { entry.driftAngleDegrees = reader.number(n, -80, 80); });
+        reader.on("drift_seconds", [&](const toml::node& n) { entry.driftSeconds = reader.number(n, 0, 600); });
+        reader.read();
+        if (entry.script.empty()) throw Error({path, entry.line, "vehicle.script"}, "a [[vehicle]] needs a script");
+        if ((entry.driver == DriverType::FollowPath || entry.driver == DriverType::Parking) && entry.path.empty())
+          throw Error({path, entry.line, "vehicle.path"}, "this driver needs a path");
+        scene.vehicles.push_back(std::move(entry));
+      }
+    } else {
+      throw Error({path, line, section}, "unknown section; known: [scene], [ground], [[vehicle]]");
+    }
+  }
+  if (scene.vehicles.empty()) throw Error({path, 0, "vehicle"}, "the scene has no [[vehicle]]");
+  if (scene.ground == GroundType::Track && scene.trackObj.empty())
+    throw Error({path, 0, "ground.obj"}, "a track ground needs obj = \"...\"");
+  return scene;
+}
+
+Scene loadScene(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw Error({path, 0, ""}, "cannot open the scene file");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return parseScene(text.str(), path);
+}
+
+}  // namespace raycar::sim

@@ -1,0 +1,74 @@
+#pragma once
+// A scene for raycar-sim: the ground, the vehicles with their start poses, and a driver for each.
+// Scene files are TOML; errors name the file, the line and the key, as vehicle scripts do.
+//
+//   [scene]     name, step (s), duration (s), record_every (steps), gravity (m/s^2)
+//   [ground]    type = "plane" | "incline" | "track" | "heightfield", friction,
+//               slope_deg (incline, rising along +y), obj (track), size, cell, amplitude,
+//               wavelength (heightfield)
+//   [[vehicle]] script, position [x, y, z], heading_deg, count, columns, spacing [x, y],
+//               driver = "timeline" | "hold_speed" | "follow_path" | "parking" | "drift",
+//               events [[t, pedal, brake, steer, handbrake], ...] (timeline),
+//               speed, steer (hold_speed), path [[x, y], ...], lookahead, speed (follow_path,
+//               parking), ghost (parking: seed 002's kinematic bicycle driven alongside),
+//               drift_angle_deg, drift_seconds, speed (drift: entry speed)
+// The world is Z up (the models' and tracks' convention); heading 0 points a vehicle along +y.
+
+#include <LinearMath/btVector3.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace raycar::sim {
+
+enum class GroundType { Plane, Incline, Track, Heightfield };
+enum class DriverType { Timeline, HoldSpeed, FollowPath, Parking, Drift };
+
+struct TimelineEvent {
+  double time = 0;  // s: the inputs hold from here until the next event
+  float pedal = 0, brake = 0, steer = 0;
+  bool handbrake = false;
+};
+
+struct VehicleEntry {
+  int line = 0;
+  std::string script;                 // resolved against the scene's folder
+  btVector3 position{0, 0, 0};        // m
+  double headingDegrees = 0;          // about +z, 0 = along +y
+  int count = 1;                      // > 1: a grid of copies
+  int columns = 1;
+  std::array<double, 2> spacing{8, 8};  // m between grid copies (x, y)
+  DriverType driver = DriverType::Timeline;
+  std::vector<TimelineEvent> events;
+  double speed = 5;                   // m/s (hold_speed, follow_path, parking)
+  double steer = 0;                   // [-1, 1] (hold_speed)
+  std::vector<std::array<double, 2>> path;  // m (follow_path, parking)
+  double lookahead = 4;               // m (pure pursuit)
+  bool ghost = false;                 // parking: a kinematic bicycle alongside
+  double driftAngleDegrees = 25;      // drift: body slip angle to hold, > 0 in a left turn
+  double driftSeconds = 5;            // drift: how long to hold it
+};
+
+struct Scene {
+  std::string path;
+  std::string name;
+  double step = 1.0 / 120;   // s
+  double duration = 10;      // s
+  int recordEvery = 1;       // steps between telemetry rows
+  double gravity = 9.81;     // m/s^2
+  GroundType ground = GroundType::Plane;
+  double friction = 1;
+  double slopeDegrees = 0;
+  std::string trackObj;
+  double heightfieldSize = 256, heightfieldCell = 2, heightfieldAmplitude = 1.5, heightfieldWavelength = 60;
+  std::vector<VehicleEntry> vehicles;
+  // The parking space the parking scene aims for (x0, y0, x1, y1), when given.
+  bool hasParkingSpace = false;
+  std::array<double, 4> parkingSpace{0, 0, 0, 0};
+};
+
+Scene loadScene(const std::string& path);
+Scene parseScene(const std::string& text, const std::string& path);
+
+}  // namespace raycar::sim

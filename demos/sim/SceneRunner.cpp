@@ -1,0 +1,261 @@
+#include "SceneRunner.h"
+
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "raycar/Error.h"
+#include "raycar/ObjModel.h"
+
+namespace raycar::sim {
+namespace {
+constexpr double kDegree = SIMD_PI / 180;
+
+bool isFinite(const btVector3& v) {
+  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+}  // namespace
+
+SceneRunner::SceneRunner(const Scene& scene)
+    : scene_(scene),
+      configuration_(std::make_unique<btDefaultCollisionConfiguration>()),
+      dispatcher_(std::make_unique<btCollisionDispatcher>(configuration_.get())),
+      broadphase_(std::make_unique<btDbvtBroadphase>()),
+      solver_(std::make_unique<btSequentialImpulseConstraintSolver>()),
+      world_(std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
+                                                       configuration_.get())) {
+  world_->setGravity(btVector3(0, 0, btScalar(-scene.gravity)));
+  totalSteps_ = int(std::lround(scene.duration / scene.step));
+  buildGround();
+  spawnVehicles();
+}
+
+SceneRunner::~SceneRunner() {
+  runs_.clear();  // vehicles leave the world before the ground and the world go
+  if (ground_) world_->removeRigidBody(ground_.get());
+}
+
+void SceneRunner::buildGround() {
+  switch (scene_.ground) {
+    case GroundType::Plane:
+      groundShape_ = std::make_unique<btStaticPlaneShape>(btVector3(0, 0, 1), 0);
+      break;
+    case GroundType::Incline: {
+      // Rising along +y by slope_deg.
+      const double slope = scene_.slopeDegrees * kDegree;
+      groundShape_ = std::make_unique<btStaticPlaneShape>(
+          btVector3(0, btScalar(-std::sin(slope)), btScalar(std::cos(slope))), 0);
+      break;
+    }
+    case GroundType::Track: {
+      const ObjModel model = loadObjModel(scene_.trackObj);
+      groundMesh_ = std::make_unique<btTriangleMesh>();
+      for (const ObjObject& object : model.objects)
+        for (const auto& t : object.triangles)
+          groundMesh_->addTriangle(object.vertices[t[0]], object.vertices[t[1]], object.vertices[t[2]]);
+      if (groundMesh_->getNumTriangles() == 0)
+        throw Error({scene_.trackObj, 0, ""}, "the track has no triangles");
+      groundShape_ = std::make_unique<btBvhTriangleMeshShape>(groundMesh_.get(), true);
+      break;
+    }
+    case GroundType::Heightfield: {
+      // Gentle hills: amplitude sin(2 pi x / wavelength) cos(2 pi y / (1.3 wavelength)).
+      const int samples = int(std::lround(scene_.heightfieldSize / scene_.heightfieldCell)) + 1;
+      heights_.resize(size_t(samples) * size_t(samples));
+      float low = 0, high = 0;
+      for (int j = 0; j < samples; ++j)
+        for (int i = 0; i < samples; ++i) {
+          const double x = -scene_.heightfieldSize / 2 + i * scene_.heightfieldCell;
+          const double y = -scene_.heightfieldSize / 2 + j * scene_.heightfieldCell;
+          const double k = 2 * SIMD_PI / scene_.heightfieldWavelength;
+          const float h = float(scene_.heightfieldAmplitude * std::sin(k * x) * std::cos(k * y / 1.3));
+          heights_[size_t(j) * samples + i] = h;
+          low = std::min(low, h);
+          high = std::max(high, h);
+        }
+      auto shape = std::make_unique<btHeightfieldTerrainShape>(samples, samples, heights_.data(), 1.0f, low, high,
+                                                               2, PHY_FLOAT, false);
+      shape->setLocalScaling(btVector3(btScalar(scene_.heightfieldCell), btScalar(scene_.heightfieldCell), 1));
+      groundShape_ = std::move(shape);
+      // Bullet centres a height field on its AABB: shift it back so heights are world heights.
+      ground_ = std::make_unique<btRigidBody>(0, nullptr, groundShape_.get());
+      ground_->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, (low + high) / 2)));
+      break;
+    }
+  }
+  if (!ground_) ground_ = std::make_unique<btRigidBody>(0, nullptr, groundShape_.get());
+  ground_->setFriction(btScalar(scene_.friction));
+  world_->addRigidBody(ground_.get());
+}
+
+void SceneRunner::spawnVehicles() {
+  std::map<std::string, LoadedVehicle> loaded;  // each script once
+  for (const VehicleEntry& entry : scene_.vehicles) {
+    if (!loaded.count(entry.script)) loaded.emplace(entry.script, loadVehicle(entry.script));
+    const LoadedVehicle& vehicle = loaded.at(entry.script);
+    for (int copy = 0; copy < entry.count; ++copy) {
+      const int column = copy % entry.columns, row = copy / entry.columns;
+      btVector3 position = entry.position + btVector3(btScalar(column * entry.spacing[0]),
+                                                      btScalar(row * entry.spacing[1]), 0);
+      // Stand on the ground below: entry z is the height above it.
+      btCollisionWorld::ClosestRayResultCallback down(position + btVector3(0, 0, 1000), position - btVector3(0, 0, 1000));
+      world_->rayTest(down.m_rayFromWorld, down.m_rayToWorld, down);
+      if (down.hasHit()) position.setZ(down.m_hitPointWorld.z() + position.z());
+      const btQuaternion heading(btVector3(0, 0, 1), btScalar(entry.headingDegrees * kDegree));
+      Run run;
+      run.car = std::make_unique<SpawnedVehicle>(*world_, vehicle, btTransform(heading, position));
+      run.car->chassis().setActivationState(DISABLE_DEACTIVATION);
+      run.driver = makeDriver(entry);
+      // Rear axle centre and wheelbase from the wheel layout.
+      const VehicleSettings& settings = vehicle.settings;
+      btScalar front = -BT_LARGE_FLOAT, rear = BT_LARGE_FLOAT;
+      for (const WheelSettings& wheel : settings.wheels) {
+        front = std::max(front, wheel.attachmentPoint.dot(settings.axes.forward));
+        rear = std::min(rear, wheel.attachmentPoint.dot(settings.axes.forward));
+      }
+      btVector3 rearAxle(0, 0, 0);
+      int rearWheels = 0;
+      for (const WheelSettings& wheel : settings.wheels) {
+        if (wheel.attachmentPoint.dot(settings.axes.forward) > rear + btScalar(0.05)) continue;
+        rearAxle += wheel.attachmentPoint - settings.axes.up * (wheel.suspensionRestLength + wheel.radius);
+        ++rearWheels;
+      }
+      run.rearAxleLocal = rearAxle / btScalar(std::max(rearWheels, 1));
+      run.wheelbase = std::max(double(front - rear), 0.1);
+      run.summary.script = entry.script;
+      run.lastPosition = run.car->chassis().getCenterOfMassPosition();
+      if (entry.ghost) {
+        const DriverView start = view(run);
+        KinematicBicycleSettings bicycle;
+        bicycle.wheelbase = btScalar(run.wheelbase);
+        run.ghost = std::make_unique<KinematicBicycle>(
+            bicycle, KinematicBicycleState{btScalar(start.x), btScalar(start.y), btScalar(start.heading), 0, 0});
+        run.summary.hasGhost = true;
+      }
+      runs_.push_back(std::move(run));
+    }
+  }
+}
+
+DriverView SceneRunner::view(const Run& run) const {
+  RaycastVehicle& vehicle = run.car->vehicle();
+  const btTransform transform = run.car->chassis().getWorldTransform();
+  const btVector3 rear = transform * run.rearAxleLocal;
+  const btVector3 forward = vehicle.worldForward();
+  DriverView view;
+  view.time = time();
+  view.dt = scene_.step;
+  view.x = rear.x();
+  view.y = rear.y();
+  view.heading = std::atan2(forward.y(), forward.x());
+  view.speed = vehicle.forwardSpeed();
+  view.wheelbase = run.wheelbase;
+  view.maxSteer = maxSteerAngle(vehicle.settings().steering, btScalar(view.speed));
+  const btVector3 velocity = vehicle.linearVelocity();
+  if (velocity.x() * velocity.x() + velocity.y() * velocity.y() > 0.25) {
+    view.slipAngle = std::remainder(std::atan2(velocity.y(), velocity.x()) - view.heading, SIMD_2_PI);
+  }
+  return view;
+}
+
+void SceneRunner::overrideInput(size_t index, const DriverInput& input) {
+  runs_[index].overridden = true;
+  runs_[index].overrideInput = input;
+}
+
+void SceneRunner::step() {
+  for (Run& run : runs_) {
+    const DriverView seen = view(run);
+    DriverCommand command = run.driver->update(seen);
+    if (run.overridden) command.input = run.overrideInput;
+    run.car->vehicle().setInput(command.input);
+    if (run.ghost) run.ghost->step(btScalar(command.acceleration), btScalar(command.steerAngle), btScalar(scene_.step));
+  }
+  world_->stepSimulation(btScalar(scene_.step), 1, btScalar(scene_.step));
+  ++steps_;
+  for (size_t index = 0; index < runs_.size(); ++index) {
+    Run& run = runs_[index];
+    RaycastVehicle& vehicle = run.car->vehicle();
+    VehicleSummary& summary = run.summary;
+    const btVector3 position = run.car->chassis().getCenterOfMassPosition();
+    const btVector3 velocity = vehicle.linearVelocity();
+    summary.finite = summary.finite && isFinite(position) && isFinite(velocity);
+    summary.distance += (position - run.lastPosition).length();
+    run.lastPosition = position;
+    const double speed = velocity.length();
+    summary.topSpeed = std::max(summary.topSpeed, speed);
+    if (summary.time0To100 < 0 && speed >= 100 / 3.6) summary.time0To100 = time();
+    // Lateral acceleration from the velocity's change over 0.1 s, across the vehicle.
+    const size_t window = size_t(std::max(1L, std::lround(0.1 / scene_.step)));
+    run.recentVelocities.push_back(velocity);
+    if (run.recentVelocities.size() > window + 1) run.recentVelocities.erase(run.recentVelocities.begin());
+    if (run.recentVelocities.size() == window + 1) {
+      const btVector3 change = (run.recentVelocities.back() - run.recentVelocities.front()) / btScalar(window * scene_.step);
+      summary.maxLateralG = std::max(summary.maxLateralG, std::fabs(double(change.dot(vehicle.worldRight()))) / scene_.gravity);
+    }
+    summary.gearChanges = vehicle.powertrain().shifts;
+    if (run.ghost) {
+      const DriverView seen = view(run);
+      const double distance = std::hypot(seen.x - run.ghost->state().x, seen.y - run.ghost->state().y);
+      summary.ghostMaxDistance = std::max(summary.ghostMaxDistance, distance);
+      summary.ghostFinalDistance = distance;
+    }
+    if (index == 0 && (steps_ % scene_.recordEvery == 0 || steps_ == totalSteps_)) telemetry_.push_back(record(run));
+  }
+}
+
+TelemetryRow SceneRunner::record(const Run& run) const {
+  RaycastVehicle& vehicle = run.car->vehicle();
+  TelemetryRow row;
+  const DriverView seen = view(run);
+  row.time = time();
+  row.position = run.car->chassis().getCenterOfMassPosition();
+  row.velocity = vehicle.linearVelocity();
+  row.yaw = seen.heading;
+  row.speed = seen.speed;
+  row.rearX = seen.x;
+  row.rearY = seen.y;
+  const PowertrainState& powertrain = vehicle.powertrain();
+  row.engineRpm = powertrain.engineRpm;
+  row.gear = powertrain.gear - kNeutralGear;
+  row.clutch = powertrain.clutch;
+  for (int w = 0; w < vehicle.wheelCount(); ++w) row.wheels.push_back(vehicle.wheelState(w));
+  if (run.ghost) {
+    row.hasGhost = true;
+    row.ghostX = run.ghost->state().x;
+    row.ghostY = run.ghost->state().y;
+    row.ghostDistance = std::hypot(seen.x - row.ghostX, seen.y - row.ghostY);
+  }
+  return row;
+}
+
+SceneSummary SceneRunner::summary() const {
+  SceneSummary summary;
+  summary.name = scene_.name;
+  summary.steps = steps_;
+  summary.simulatedTime = time();
+  for (const Run& run : runs_) {
+    VehicleSummary vehicle = run.summary;
+    const btTransform transform = run.car->chassis().getWorldTransform();
+    vehicle.finalPosition = transform.getOrigin();
+    const btVector3 forward = run.car->vehicle().worldForward();
+    vehicle.finalHeadingDegrees = std::atan2(forward.y(), forward.x()) / kDegree;
+    if (scene_.hasParkingSpace) {
+      // Every corner of the chassis' collision hulls inside the space's rectangle.
+      const auto& space = scene_.parkingSpace;
+      bool inside = true;
+      for (const MeshPart& hull : run.car->loaded().collisionHulls)
+        for (const btVector3& v : hull.vertices) {
+          const btVector3 p = transform * v;
+          inside = inside && p.x() >= space[0] && p.x() <= space[2] && p.y() >= space[1] && p.y() <= space[3];
+        }
+      vehicle.insideParkingSpace = inside;
+    }
+    summary.vehicles.push_back(vehicle);
+  }
+  return summary;
+}
+
+}  // namespace raycar::sim

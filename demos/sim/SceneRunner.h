@@ -1,0 +1,111 @@
+#pragma once
+// Runs a scene at its fixed step: builds the world and ground, spawns the vehicles, drives them,
+// and keeps the telemetry and headline figures that Report writes out.
+
+#include <btBulletDynamicsCommon.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Drivers.h"
+#include "Scene.h"
+#include "raycar/KinematicBicycle.h"
+#include "raycar/VehicleLoader.h"
+
+namespace raycar::sim {
+
+// One telemetry row of one vehicle (DESIGN.md's columns).
+struct TelemetryRow {
+  double time = 0;
+  btVector3 position{0, 0, 0}, velocity{0, 0, 0};
+  double yaw = 0;       // rad, heading counter-clockwise from +x
+  double speed = 0;     // m/s forward
+  double engineRpm = 0;
+  int gear = 0;         // -1 reverse, 0 neutral, 1.. forward
+  double clutch = 0;
+  std::vector<WheelState> wheels;
+  bool hasGhost = false;
+  double ghostX = 0, ghostY = 0, ghostDistance = 0;  // m
+  double rearX = 0, rearY = 0;                       // m: the vehicle's rear axle centre
+};
+
+struct VehicleSummary {
+  std::string script;
+  double distance = 0;          // m travelled
+  double topSpeed = 0;          // m/s
+  double time0To100 = -1;       // s, -1 if 100 km/h was never reached
+  double maxLateralG = 0;       // g
+  btVector3 finalPosition{0, 0, 0};
+  double finalHeadingDegrees = 0;
+  int gearChanges = 0;
+  bool finite = true;           // no NaN or infinity anywhere in its state
+  bool hasGhost = false;
+  double ghostMaxDistance = 0;  // m between rear axle and bicycle ghost
+  double ghostFinalDistance = 0;
+  bool insideParkingSpace = false;
+};
+
+struct SceneSummary {
+  std::string name;
+  int steps = 0;
+  double simulatedTime = 0;  // s
+  std::vector<VehicleSummary> vehicles;
+};
+
+class SceneRunner {
+ public:
+  explicit SceneRunner(const Scene& scene);
+  ~SceneRunner();
+  const Scene& scene() const { return scene_; }
+  btDiscreteDynamicsWorld& world() { return *world_; }
+  // One fixed step of scene.step seconds.
+  void step();
+  bool finished() const { return steps_ >= totalSteps_; }
+  int steps() const { return steps_; }
+  int totalSteps() const { return totalSteps_; }
+  double time() const { return steps_ * scene_.step; }
+  size_t vehicleCount() const { return runs_.size(); }
+  SpawnedVehicle& vehicle(size_t index) { return *runs_[index].car; }
+  // The ghost's pose, if the vehicle has one: x, y (rear axle), heading.
+  const KinematicBicycle* ghost(size_t index) const { return runs_[index].ghost.get(); }
+  const std::vector<TelemetryRow>& telemetry() const { return telemetry_; }  // vehicle 0
+  SceneSummary summary() const;
+  // Replaces the driver of vehicle `index` (the viewer's keyboard).
+  void overrideInput(size_t index, const DriverInput& input);
+
+ private:
+  struct Run {
+    std::unique_ptr<SpawnedVehicle> car;
+    std::unique_ptr<Driver> driver;
+    std::unique_ptr<KinematicBicycle> ghost;
+    btVector3 rearAxleLocal{0, 0, 0};   // chassis frame
+    double wheelbase = 2.5;
+    VehicleSummary summary;
+    btVector3 lastPosition{0, 0, 0};
+    bool overridden = false;
+    DriverInput overrideInput;
+    std::vector<btVector3> recentVelocities;  // the last 0.1 s, oldest first (lateral g)
+  };
+  void buildGround();
+  void spawnVehicles();
+  DriverView view(const Run& run) const;
+  TelemetryRow record(const Run& run) const;
+
+  Scene scene_;
+  std::unique_ptr<btDefaultCollisionConfiguration> configuration_;
+  std::unique_ptr<btCollisionDispatcher> dispatcher_;
+  std::unique_ptr<btDbvtBroadphase> broadphase_;
+  std::unique_ptr<btSequentialImpulseConstraintSolver> solver_;
+  std::unique_ptr<btDiscreteDynamicsWorld> world_;
+  std::unique_ptr<btCollisionShape> groundShape_;
+  std::unique_ptr<btTriangleMesh> groundMesh_;
+  std::vector<float> heights_;
+  std::unique_ptr<btRigidBody> ground_;
+  std::vector<Run> runs_;
+  std::vector<TelemetryRow> telemetry_;
+  int steps_ = 0;
+  int totalSteps_ = 0;
+};
+
+}  // namespace raycar::sim

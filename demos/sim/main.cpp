@@ -1,0 +1,62 @@
+// raycar-sim SCENE.toml [--out DIR]: runs a scene headless at its fixed step and writes
+// telemetry.csv, summary.json and report.html into DIR (default: out/NAME).
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "Report.h"
+#include "SceneRunner.h"
+#include "raycar/Error.h"
+
+int main(int argc, char** argv) {
+  std::string scenePath, out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if (argument == "--out" && i + 1 < argc) out = argv[++i];
+    else if (scenePath.empty() && argument[0] != '-') scenePath = argument;
+    else {
+      std::fprintf(stderr, "usage: raycar-sim SCENE.toml [--out DIR]\n");
+      return 2;
+    }
+  }
+  if (scenePath.empty()) {
+    std::fprintf(stderr, "usage: raycar-sim SCENE.toml [--out DIR]\n");
+    return 2;
+  }
+  try {
+    const raycar::sim::Scene scene = raycar::sim::loadScene(scenePath);
+    if (out.empty()) out = "out/" + (scene.name.empty() ? std::string("scene") : scene.name);
+    raycar::sim::SceneRunner runner(scene);
+    const bool terminal = isatty(fileno(stderr));
+    const auto start = std::chrono::steady_clock::now();
+    int shown = -1;
+    while (!runner.finished()) {
+      runner.step();
+      const int percent = runner.steps() * 100 / std::max(runner.totalSteps(), 1);
+      if (terminal && percent != shown) {
+        shown = percent;
+        std::fprintf(stderr, "\r[%-40.*s] %3d%%", percent * 40 / 100, "########################################", percent);
+      }
+    }
+    if (terminal) std::fprintf(stderr, "\n");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    raycar::sim::writeReport(out, runner);
+    const raycar::sim::SceneSummary summary = runner.summary();
+    std::printf("%s: %d steps, %.1f s simulated in %.2f s wall time, %zu vehicle(s)\n", scene.name.c_str(),
+                summary.steps, summary.simulatedTime, seconds, summary.vehicles.size());
+    const raycar::sim::VehicleSummary& first = summary.vehicles.front();
+    std::printf("vehicle 1: %.1f m, top speed %.1f km/h, max lateral %.2f g, %d gear changes\n", first.distance,
+                first.topSpeed * 3.6, first.maxLateralG, first.gearChanges);
+    if (first.hasGhost)
+      std::printf("bicycle ghost: largest distance %.3f m, final %.3f m; inside the space: %s\n",
+                  first.ghostMaxDistance, first.ghostFinalDistance, first.insideParkingSpace ? "yes" : "no");
+    std::printf("wrote %s/telemetry.csv, %s/summary.json, %s/report.html\n", out.c_str(), out.c_str(), out.c_str());
+    return 0;
+  } catch (const raycar::Error& error) {
+    std::fprintf(stderr, "raycar-sim: %s\n", error.what());
+    return 1;
+  }
+}
