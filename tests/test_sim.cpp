@@ -93,6 +93,18 @@ TEST_CASE("parking: the car ends inside the space and the bicycle ghost stays wi
   CHECK(car.topSpeed <= 2.78 + 0.05);  // within the bicycle's speed limit
 }
 
+TEST_CASE("max_time_step_vehicle splits a longer scene step into equal substeps") {
+  Scene scene = loadScene(kScenes + "haul.toml");  // the truck's cap: 0.02 s (the default)
+  scene.step = 0.05;
+  scene.duration = 1;
+  SceneRunner runner(scene);
+  CHECK(runner.substeps() == 3);  // 0.05 / 3 = 0.0167 <= 0.02
+  while (!runner.finished()) runner.step();
+  CHECK(runner.summary().vehicles.front().finite);
+  scene.step = 1.0 / 120;
+  CHECK(SceneRunner(scene).substeps() == 1);
+}
+
 TEST_CASE("the same scene gives a byte-identical telemetry.csv") {
   const Scene scene = loadScene(kScenes + "drift.toml");
   std::string outputs[2];

@@ -30,6 +30,11 @@ SceneRunner::SceneRunner(const Scene& scene)
   totalSteps_ = int(std::lround(scene.duration / scene.step));
   buildGround();
   spawnVehicles();
+  // Seed 001's max_time_step_vehicle: the scene step is split into equal substeps no longer than
+  // the smallest cap among the vehicles.
+  double cap = scene_.step;
+  for (const Run& run : runs_) cap = std::min(cap, double(run.car->loaded().chassis.maxTimeStep));
+  substeps_ = int(std::ceil(scene_.step / cap - 1e-9));
 }
 
 SceneRunner::~SceneRunner() {
@@ -173,7 +178,7 @@ void SceneRunner::step() {
     run.car->vehicle().setInput(command.input);
     if (run.ghost) run.ghost->step(btScalar(command.acceleration), btScalar(command.steerAngle), btScalar(scene_.step));
   }
-  world_->stepSimulation(btScalar(scene_.step), 1, btScalar(scene_.step));
+  world_->stepSimulation(btScalar(scene_.step), substeps_, btScalar(scene_.step / substeps_));
   ++steps_;
   for (size_t index = 0; index < runs_.size(); ++index) {
     Run& run = runs_[index];

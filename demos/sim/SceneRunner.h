@@ -64,6 +64,7 @@ class SceneRunner {
   bool finished() const { return steps_ >= totalSteps_; }
   int steps() const { return steps_; }
   int totalSteps() const { return totalSteps_; }
+  int substeps() const { return substeps_; }
   double time() const { return steps_ * scene_.step; }
   size_t vehicleCount() const { return runs_.size(); }
   SpawnedVehicle& vehicle(size_t index) { return *runs_[index].car; }
@@ -106,6 +107,7 @@ class SceneRunner {
   std::vector<TelemetryRow> telemetry_;
   int steps_ = 0;
   int totalSteps_ = 0;
+  int substeps_ = 1;  // Bullet substeps per scene step: none longer than max_time_step_vehicle
 };
 
 }  // namespace raycar::sim
