@@ -44,6 +44,7 @@ std::optional<LoadedVehicle> TuningPanel::draw(int widthPixels) {
   bool changed = false;
   if (ImGui::Begin("Tuning (vehicle 1)", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::PushItemWidth(150);
+    ImGui::PushAllowKeyboardFocus(false);  // Tab switches the view, not the focused field
     // Sliders apply when released, so a drag respawns the car once, not every frame.
     ImGui::SliderFloat("max_steer (deg)", &values_.maxSteerDegrees, 5, 60, "%.1f");
     changed |= ImGui::IsItemDeactivatedAfterEdit();
@@ -60,6 +61,7 @@ std::optional<LoadedVehicle> TuningPanel::draw(int widthPixels) {
     changed |= ImGui::Checkbox("ABS", &values_.abs);
     ImGui::SameLine();
     changed |= ImGui::Checkbox("traction control", &values_.tractionControl);
+    ImGui::PopAllowKeyboardFocus();
     ImGui::PopItemWidth();
     if (ImGui::Button("Reset to script")) {
       values_ = valuesOf(script_);

@@ -97,14 +97,21 @@ int Viewer::run() {
 
 void Viewer::handleKeys() {
   GLFWwindow* window = window_.handle();
+  auto pressedNow = [window](int key, bool& wasDown) {  // true on the frame the key goes down
+    const bool down = glfwGetKey(window, key) == GLFW_PRESS;
+    const bool pressed = down && !wasDown;
+    wasDown = down;
+    return pressed;
+  };
+  const bool tabPressed = pressedNow(GLFW_KEY_TAB, tabWasDown_);
+  const bool hudPressed = pressedNow(GLFW_KEY_H, hudKeyWasDown_);
+  if (imgui_.wantsKeyboard()) {  // a panel is being edited: its keys are not the car's
+    if (keyboardDriving_) runner_.overrideInput(0, DriverInput{});
+    return;
+  }
   if (glfwGetKey(window, GLFW_KEY_ESCAPE) == GLFW_PRESS) glfwSetWindowShouldClose(window, GLFW_TRUE);
-  if (imgui_.wantsKeyboard()) return;  // typing into a panel field
-  const bool tab = glfwGetKey(window, GLFW_KEY_TAB) == GLFW_PRESS;
-  if (tab && !tabWasDown_) view_ = view_ == ViewMode::World3d ? ViewMode::TopDown : ViewMode::World3d;
-  tabWasDown_ = tab;
-  const bool hudKey = glfwGetKey(window, GLFW_KEY_H) == GLFW_PRESS;
-  if (hudKey && !hudKeyWasDown_) showHud_ = !showHud_;
-  hudKeyWasDown_ = hudKey;
+  if (tabPressed) view_ = view_ == ViewMode::World3d ? ViewMode::TopDown : ViewMode::World3d;
+  if (hudPressed) showHud_ = !showHud_;
   const DrivingKeys keys = readDrivingKeys(window);
   if (keys.any()) keyboardDriving_ = true;  // from the first driving key on, the keyboard drives
   if (keyboardDriving_) runner_.overrideInput(0, inputFromKeys(keys));
