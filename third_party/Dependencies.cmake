@@ -35,3 +35,7 @@ if(RAYCAR_BUILD_BENCHMARKS)
   find_package(benchmark CONFIG QUIET)
   raycar_require_package(benchmark_FOUND libbenchmark-dev)
 endif()
+
+if(RAYCAR_BUILD_VIEWER)
+  include(${CMAKE_CURRENT_LIST_DIR}/ViewerDependencies.cmake)
+endif()

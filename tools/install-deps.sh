@@ -3,7 +3,8 @@
 # Run as root on Debian 12 (bookworm).
 set -euo pipefail
 packages=(cmake g++ make libbullet-dev libtinyobjloader-dev doctest-dev libtomlplusplus-dev
-          libbenchmark-dev clang libclang-rt-14-dev)
+          libbenchmark-dev clang libclang-rt-14-dev
+          pkg-config libglfw3-dev libgl-dev libimgui-dev libstb-dev xvfb xauth)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \

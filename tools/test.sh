@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, then builds and runs every test twice,
-# once optimised (build/) and once under AddressSanitizer + UndefinedBehaviorSanitizer
-# (build-sanitize/).
+# once optimised (build/, with the viewer and its Xvfb screenshot tests) and once under
+# AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_BUILD_VIEWER=ON
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 

@@ -113,22 +113,7 @@ void SceneRunner::spawnVehicles() {
       run.car = std::make_unique<SpawnedVehicle>(*world_, vehicle, btTransform(heading, position));
       run.car->chassis().setActivationState(DISABLE_DEACTIVATION);
       run.driver = makeDriver(entry);
-      // Rear axle centre and wheelbase from the wheel layout.
-      const VehicleSettings& settings = vehicle.settings;
-      btScalar front = -BT_LARGE_FLOAT, rear = BT_LARGE_FLOAT;
-      for (const WheelSettings& wheel : settings.wheels) {
-        front = std::max(front, wheel.attachmentPoint.dot(settings.axes.forward));
-        rear = std::min(rear, wheel.attachmentPoint.dot(settings.axes.forward));
-      }
-      btVector3 rearAxle(0, 0, 0);
-      int rearWheels = 0;
-      for (const WheelSettings& wheel : settings.wheels) {
-        if (wheel.attachmentPoint.dot(settings.axes.forward) > rear + btScalar(0.05)) continue;
-        rearAxle += wheel.attachmentPoint - settings.axes.up * (wheel.suspensionRestLength + wheel.radius);
-        ++rearWheels;
-      }
-      run.rearAxleLocal = rearAxle / btScalar(std::max(rearWheels, 1));
-      run.wheelbase = std::max(double(front - rear), 0.1);
+      measureAxles(run);
       run.summary.script = entry.script;
       run.lastPosition = run.car->chassis().getCenterOfMassPosition();
       if (entry.ghost) {
@@ -142,6 +127,45 @@ void SceneRunner::spawnVehicles() {
       runs_.push_back(std::move(run));
     }
   }
+}
+
+void SceneRunner::measureAxles(Run& run) {
+  // Rear axle centre and wheelbase from the wheel layout.
+  const VehicleSettings& settings = run.car->loaded().settings;
+  btScalar front = -BT_LARGE_FLOAT, rear = BT_LARGE_FLOAT;
+  for (const WheelSettings& wheel : settings.wheels) {
+    front = std::max(front, wheel.attachmentPoint.dot(settings.axes.forward));
+    rear = std::min(rear, wheel.attachmentPoint.dot(settings.axes.forward));
+  }
+  btVector3 rearAxle(0, 0, 0);
+  int rearWheels = 0;
+  for (const WheelSettings& wheel : settings.wheels) {
+    if (wheel.attachmentPoint.dot(settings.axes.forward) > rear + btScalar(0.05)) continue;
+    rearAxle += wheel.attachmentPoint - settings.axes.up * (wheel.suspensionRestLength + wheel.radius);
+    ++rearWheels;
+  }
+  run.rearAxleLocal = rearAxle / btScalar(std::max(rearWheels, 1));
+  run.wheelbase = std::max(double(front - rear), 0.1);
+}
+
+void SceneRunner::respawnVehicle(size_t index, const LoadedVehicle& vehicle) {
+  Run& run = runs_.at(index);
+  const btRigidBody& old = run.car->chassis();
+  // The model keeps its place; the centre of mass may move if the masses changed.
+  const btTransform modelToWorld = old.getWorldTransform() * run.car->loaded().modelFromChassis.inverse();
+  const btVector3 linearVelocity = old.getLinearVelocity();
+  const btVector3 angularVelocity = old.getAngularVelocity();
+  const btVector3 oldCentre = old.getCenterOfMassPosition();
+  // Built before the old one goes: if the settings are rejected, the old vehicle stays.
+  auto car = std::make_unique<SpawnedVehicle>(*world_, vehicle, modelToWorld);
+  run.car = std::move(car);
+  btRigidBody& chassis = run.car->chassis();
+  const btVector3 centre = chassis.getCenterOfMassPosition();
+  chassis.setLinearVelocity(linearVelocity + angularVelocity.cross(centre - oldCentre));
+  chassis.setAngularVelocity(angularVelocity);
+  chassis.setActivationState(DISABLE_DEACTIVATION);
+  measureAxles(run);
+  run.lastPosition = centre;
 }
 
 DriverView SceneRunner::view(const Run& run) const {

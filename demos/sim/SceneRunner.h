@@ -74,6 +74,11 @@ class SceneRunner {
   SceneSummary summary() const;
   // Replaces the driver of vehicle `index` (the viewer's keyboard).
   void overrideInput(size_t index, const DriverInput& input);
+  // Replaces vehicle `index` by `vehicle` (the viewer's tuning panel and script reload): the model
+  // keeps its pose and the chassis its velocity; the driver and the ghost carry on; wheel spins
+  // start from 0. Throws raycar::Error when the vehicle's settings are rejected, and then the old
+  // vehicle stays.
+  void respawnVehicle(size_t index, const LoadedVehicle& vehicle);
 
  private:
   struct Run {
@@ -90,6 +95,7 @@ class SceneRunner {
   };
   void buildGround();
   void spawnVehicles();
+  static void measureAxles(Run& run);
   DriverView view(const Run& run) const;
   TelemetryRow record(const Run& run) const;
 

@@ -1,0 +1,62 @@
+#pragma once
+// The timing model of seed 002: fixed simulation steps, interpolated rendering.
+//
+// Each frame adds its duration to an accumulator; the simulation takes as many fixed steps as the
+// accumulator holds, and the remainder, as a fraction of a step (alpha in [0, 1)), says how far
+// the drawing lies between the state before the last step and the state after it:
+//   draw = lerp(previous, current, alpha)          positions, steer angles
+//   draw = lerpAngle(previous, current, alpha)     yaw (the short way round)
+// The accumulator is clamped to maxStepsPerFrame steps (5 in seed 002), so a slow frame (a debugger
+// stop, a window drag) slows the simulation down instead of making every later frame slower
+// still (the "spiral of death").
+//
+// Dependency-free on purpose: tests/test_fixed_step_clock.cpp checks it in every build.
+
+#include <algorithm>
+#include <cmath>
+
+namespace raycar::viewer {
+
+inline double lerp(double from, double to, double alpha) { return from + (to - from) * alpha; }
+
+// From one angle (rad) to another the short way round: the result differs from `from` by at most
+// pi times alpha, whichever multiples of 2 pi the two carry.
+inline double lerpAngle(double from, double to, double alpha) {
+  const double difference = std::remainder(to - from, 2 * 3.14159265358979323846);
+  return from + difference * alpha;
+}
+
+class FixedStepClock {
+ public:
+  // stepSeconds > 0; maxStepsPerFrame >= 1.
+  explicit FixedStepClock(double stepSeconds, int maxStepsPerFrame = 5)
+      : stepSeconds_(stepSeconds), maxStepsPerFrame_(std::max(1, maxStepsPerFrame)) {}
+
+  // Adds one frame's duration (s; negative or NaN counts as 0) and returns how many fixed steps
+  // the simulation takes now (0 .. maxStepsPerFrame).
+  int advance(double frameSeconds) {
+    if (frameSeconds > 0) accumulatorSeconds_ += frameSeconds;
+    accumulatorSeconds_ = std::min(accumulatorSeconds_, maxStepsPerFrame_ * stepSeconds_);
+    int steps = 0;
+    // A frame exactly one step long gives exactly one step: the tolerance absorbs rounding.
+    while (steps < maxStepsPerFrame_ && accumulatorSeconds_ >= stepSeconds_ * (1 - kTolerance)) {
+      accumulatorSeconds_ = std::max(0.0, accumulatorSeconds_ - stepSeconds_);
+      ++steps;
+    }
+    return steps;
+  }
+
+  // Where the drawing lies between the last two simulated states, [0, 1).
+  double alpha() const { return std::min(accumulatorSeconds_ / stepSeconds_, 1.0 - kTolerance); }
+  double stepSeconds() const { return stepSeconds_; }
+  double accumulatorSeconds() const { return accumulatorSeconds_; }
+  int maxStepsPerFrame() const { return maxStepsPerFrame_; }
+
+ private:
+  static constexpr double kTolerance = 1e-9;
+  double stepSeconds_;
+  int maxStepsPerFrame_;
+  double accumulatorSeconds_ = 0;
+};
+
+}  // namespace raycar::viewer
