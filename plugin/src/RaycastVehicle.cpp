@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ContactSolver.h"
+#include "WheelQuery.h"
 #include "WheelRaycast.h"
 #include "raycar/Error.h"
 #include "raycar/StaticLoads.h"
@@ -75,6 +76,12 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
   groundVelocities_.assign(count, btVector3(0, 0, 0));
   springForces_.assign(count, 0);
   rayLengths_.resize(count);
+  rayFrom_.resize(count);
+  rayTo_.resize(count);
+  rayHits_.resize(count);
+  rayPending_.assign(count, 0);
+  if (settings_.wheelQuery.cache)
+    wheelQuery_ = std::make_unique<WheelQuery>(int(count), settings_.wheelQuery);
   contacts_.resize(count);
   solver_->reserve(count);
   frontAxleForward_ = rearAxleForward_ = support[0].forward;
@@ -171,6 +178,14 @@ btVector3 RaycastVehicle::linearVelocity() const {
   return chassis_->getLinearVelocity() + pendingVelocityChange_;
 }
 
+void RaycastVehicle::clearWheelQueryCache() {
+  if (wheelQuery_) wheelQuery_->clear();
+}
+
+int RaycastVehicle::cachedTriangleCount() const {
+  return wheelQuery_ ? wheelQuery_->cachedTriangleCount() : 0;
+}
+
 btScalar RaycastVehicle::forwardSpeed() const { return linearVelocity().dot(worldForward()); }
 
 btTransform RaycastVehicle::wheelWorldTransform(int wheel) const {
@@ -194,14 +209,24 @@ btTransform RaycastVehicle::wheelWorldTransform(int wheel,
 // The step
 
 void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
-  if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return;
+  if (!beginStep(world, dt)) return;
+  shapeInput(dt);                      // 1. pedal and steering shaping, wheel steer angles
+  queryWheelRays(*world, false);       // 2. one ray per wheel
+  castPendingWheelRays(*world);
+  applyWheelRays();
+  finishStep(dt);                      // 3.-8.
+}
+
+bool RaycastVehicle::beginStep(const btCollisionWorld* world, btScalar dt) {
+  if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return false;
   const btTransform& transform = chassis_->getWorldTransform();
   if (!isFinite(transform.getOrigin()) || !isFinite(chassis_->getLinearVelocity()) ||
       !isFinite(chassis_->getAngularVelocity()))
-    return;
-  if (!chassis_->isActive()) return;  // asleep: nothing moves until an input wakes it
-  shapeInput(dt);                // 1. pedal and steering shaping, wheel steer angles
-  castWheelRays(*world);        // 2. one ray per wheel
+    return false;
+  return chassis_->isActive();  // asleep: nothing moves until an input wakes it
+}
+
+void RaycastVehicle::finishStep(btScalar dt) {
   updateSuspension();           // 3. lengths, compression speeds, loads
   measureContacts();            // 4. contact frames, velocities, friction
   applyDrivetrainAndBrakes(dt);  // 5. powertrain, differentials, brakes -> wheel torques
@@ -210,18 +235,42 @@ void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
   integrateWheelRotation(dt);   // 8. rotation angle for rendering
 }
 
-void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
+void RaycastVehicle::queryWheelRays(const btCollisionWorld& world, bool offMainThread) {
   const btTransform& transform = chassis_->getWorldTransform();
   const btVector3 down = -(transform.getBasis() * settings_.axes.up);
   for (int i = 0; i < wheelCount(); ++i) {
+    rayFrom_[i] = transform * wheelSettings_[i].attachmentPoint;
+    rayTo_[i] = rayFrom_[i] + down * rayLengths_[i];
+    rayPending_[i] = 1;
+  }
+  if (!wheelQuery_ || !wheelQuery_->begin(world, *chassis_, rayFrom_.data(), rayTo_.data(), wheelCount()))
+    return;
+  const btVector3 centerOfMass = chassis_->getCenterOfMassPosition();
+  const btScalar lookahead = settings_.wheelQuery.lookahead;
+  for (int i = 0; i < wheelCount(); ++i) {
+    const btVector3 displacement =
+        chassis_->getVelocityInLocalPoint(rayFrom_[i] - centerOfMass) * lookahead;
+    rayPending_[i] = !wheelQuery_->cast(i, rayFrom_[i], rayTo_[i], displacement, offMainThread,
+                                        rayHits_[i]);
+  }
+}
+
+void RaycastVehicle::castPendingWheelRays(btCollisionWorld& world) {
+  for (int i = 0; i < wheelCount(); ++i) {
+    if (!rayPending_[i]) continue;
+    rayHits_[i] = castWheelRay(world, rayFrom_[i], rayTo_[i], chassis_);
+    rayPending_[i] = 0;
+  }
+}
+
+void RaycastVehicle::applyWheelRays() {
+  for (int i = 0; i < wheelCount(); ++i) {
     const WheelSettings& settings = wheelSettings_[i];
     WheelState& state = wheels_[i];
-    const btVector3 from = transform * settings.attachmentPoint;
-    const btVector3 to = from + down * rayLengths_[i];
-    const WheelRayHit hit = castWheelRay(world, from, to, chassis_);
+    const WheelRayHit& hit = rayHits_[i];
     state.inContact = hit.hit;
     if (!hit.hit) {
-      state.contactPoint = to;
+      state.contactPoint = rayTo_[i];
       state.contactNormal.setZero();
       state.groundObject = nullptr;
       state.suspensionLength = settings.suspensionMaxLength;
@@ -236,6 +285,15 @@ void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
   }
 }
 
+bool RaycastVehicle::standsOnDynamicBody() const {
+  for (const WheelState& state : wheels_) {
+    if (!state.inContact) continue;
+    const btRigidBody* body = btRigidBody::upcast(state.groundObject);
+    if (body != nullptr && !body->isStaticOrKinematicObject() && body->getInvMass() > 0)
+      return true;
+  }
+  return false;
+}
 
 void RaycastVehicle::updateSuspension() {
   const btTransform& transform = chassis_->getWorldTransform();

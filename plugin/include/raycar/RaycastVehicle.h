@@ -35,6 +35,8 @@ namespace raycar {
 class ContactSolver;
 struct WheelContact;
 struct SpinCoupling;
+struct WheelRayHit;
+class WheelQuery;
 
 class RaycastVehicle : public btActionInterface {
  public:
@@ -89,11 +91,25 @@ class RaycastVehicle : public btActionInterface {
   btVector3 worldForward() const;
   btVector3 worldRight() const;
 
+  // Forgets the wheels' cached ground triangles (WheelQuerySettings::cache). Needed only after
+  // the vertices of a triangle mesh the car drives on were changed in place; moving, adding or
+  // removing objects needs nothing.
+  void clearWheelQueryCache();
+  // Ground triangles the wheels hold now (for tests and benchmarks).
+  int cachedTriangleCount() const;
+
  private:
   // Stages of updateAction, in order. Input shaping and the drivetrain live in
   // VehicleControl.cpp, the rest in RaycastVehicle.cpp.
+  bool beginStep(const btCollisionWorld* world, btScalar dt);  // false: nothing to do this step
   void shapeInput(btScalar dt);
-  void castWheelRays(btCollisionWorld& world);
+  // Stage 2 in three parts: the cached queries (any thread; wheels they cannot answer are left
+  // pending), the full rayTests of the pending wheels (main thread), the hits into the wheels.
+  void queryWheelRays(const btCollisionWorld& world, bool offMainThread);
+  void castPendingWheelRays(btCollisionWorld& world);
+  void applyWheelRays();
+  void finishStep(btScalar dt);  // stages 3-8
+  bool standsOnDynamicBody() const;  // a wheel touches a dynamic body (which the solve pushes)
   void updateSuspension();
   void measureContacts();
   void applyDrivetrainAndBrakes(btScalar dt);
@@ -114,6 +130,10 @@ class RaycastVehicle : public btActionInterface {
   std::vector<std::shared_ptr<const TireModel>> tires_;
   std::vector<btScalar> referenceLoads_;       // N, for load sensitivity
   std::vector<btScalar> rayLengths_;           // m: len_max + radius
+  std::unique_ptr<WheelQuery> wheelQuery_;     // null with WheelQuerySettings::cache off
+  std::vector<btVector3> rayFrom_, rayTo_;     // world, this step
+  std::vector<WheelRayHit> rayHits_;
+  std::vector<char> rayPending_;               // needs a full rayTest
   // Per wheel, this step
   std::vector<btScalar> rayLengthsToContact_;  // m: hit distance - radius, < 0 past full travel
   std::vector<btScalar> rayCosines_;           // -down . normal, held >= 0.1

@@ -40,6 +40,17 @@ struct ContactSolverSettings {
   btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
 };
 
+// The wheels' ground queries (DESIGN.md step 2). With `cache` on, each wheel keeps the few
+// triangles of static and moving btBvhTriangleMeshShape ground around its ray and answers its ray
+// from them, bitwise what btCollisionWorld::rayTest would answer (MeshRayCache.h says why); other
+// objects near the car are found through the broadphase every step and tested exactly.
+struct WheelQuerySettings {
+  bool cache = true;
+  btScalar margin = 0.3;       // m: how far around its ray a wheel's cached region reaches
+  btScalar lookahead = 0.1;    // s: the region also covers where the wheel's velocity takes it
+  int maxCachedTriangles = 32;  // per wheel and mesh; a denser region is gathered smaller
+};
+
 struct VehicleSettings {
   ChassisAxes axes;
   std::vector<WheelSettings> wheels;
@@ -55,6 +66,7 @@ struct VehicleSettings {
   AssistSettings assists;
   SteeringSettings steering;
   ContactSolverSettings solver;
+  WheelQuerySettings wheelQuery;
 };
 
 // Every problem with the settings, each naming the wheel or group it concerns; empty when valid.
