@@ -37,6 +37,7 @@ struct WheelContact;
 struct SpinCoupling;
 struct WheelRayHit;
 class WheelQuery;
+class VehicleGroup;
 
 class RaycastVehicle : public btActionInterface {
  public:
@@ -99,6 +100,8 @@ class RaycastVehicle : public btActionInterface {
   int cachedTriangleCount() const;
 
  private:
+  friend class VehicleGroup;  // runs the stages below for many vehicles, spread over threads
+
   // Stages of updateAction, in order. Input shaping and the drivetrain live in
   // VehicleControl.cpp, the rest in RaycastVehicle.cpp.
   bool beginStep(const btCollisionWorld* world, btScalar dt);  // false: nothing to do this step
