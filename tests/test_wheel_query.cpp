@@ -84,7 +84,10 @@ TEST_CASE("cached wheel rays equal rayTest bit for bit, on meshes, boxes, compou
 
     const WheelRayHit expected = castWheelRay(world.world(), from, to, &ignored);
     WheelRayHit cached;
-    REQUIRE(query.begin(world.world(), ignored, &from, &to, 1));
+    btVector3 boxMin = from, boxMax = from;
+    boxMin.setMin(to);
+    boxMax.setMax(to);
+    REQUIRE(query.begin(world.world(), ignored, boxMin, boxMax));
     if (!query.cast(0, from, to, down * 0.05f, false, cached)) continue;  // a tie: rayTest answers
     ++answered;
     CAPTURE(i);
@@ -183,7 +186,7 @@ TEST_CASE("two objects hit at the very same fraction: the cached query leaves th
   btRigidBody chassis(0, nullptr, &chassisShape);
   const btVector3 from(0.1f, 1, 0.2f), to(0.1f, -1, 0.2f);
   WheelQuery query(1, WheelQuerySettings{});
-  REQUIRE(query.begin(world.world(), chassis, &from, &to, 1));
+  REQUIRE(query.begin(world.world(), chassis, btVector3(0.1f, -1, 0.2f), btVector3(0.1f, 1, 0.2f)));
   WheelRayHit hit;
   CHECK_FALSE(query.cast(0, from, to, btVector3(0, 0, 0), false, hit));
   const WheelRayHit expected = castWheelRay(world.world(), from, to, &chassis);

@@ -9,6 +9,7 @@
 #include "ContactSolver.h"
 #include "WheelQuery.h"
 #include "WheelRaycast.h"
+#include "WheelWork.h"
 #include "raycar/Error.h"
 #include "raycar/StaticLoads.h"
 #include "raycar/Suspension.h"
@@ -70,16 +71,7 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
   wheelSettings_ = settings_.wheels;
   wheels_.resize(count);
   tires_.resize(count);
-  referenceLoads_.resize(count);
-  rayLengthsToContact_.assign(count, 0);
-  rayCosines_.assign(count, 1);
-  groundVelocities_.assign(count, btVector3(0, 0, 0));
-  springForces_.assign(count, 0);
-  rayLengths_.resize(count);
-  rayFrom_.resize(count);
-  rayTo_.resize(count);
-  rayHits_.resize(count);
-  rayPending_.assign(count, 0);
+  work_.resize(count);
   if (settings_.wheelQuery.cache)
     wheelQuery_ = std::make_unique<WheelQuery>(int(count), settings_.wheelQuery);
   contacts_.resize(count);
@@ -96,8 +88,8 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
     state.damping = rates.damping;
     state.suspensionLength = wheel.suspensionMaxLength;
     tires_[i] = makeTireModel(wheel.tire);
-    referenceLoads_[i] = wheel.tire.referenceLoad > 0 ? wheel.tire.referenceLoad : staticLoads[i];
-    rayLengths_[i] = wheel.suspensionMaxLength + wheel.radius;
+    work_[i].referenceLoad = wheel.tire.referenceLoad > 0 ? wheel.tire.referenceLoad : staticLoads[i];
+    work_[i].rayLength = wheel.suspensionMaxLength + wheel.radius;
     frontAxleForward_ = std::max(frontAxleForward_, support[i].forward);
     rearAxleForward_ = std::min(rearAxleForward_, support[i].forward);
   }
@@ -119,7 +111,7 @@ void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "drive torque");
   if (!std::isfinite(torque))
     throw InputError("wheel " + std::to_string(wheel + 1), "drive torque is not finite");
-  directDrive_[wheel] = torque;
+  work_[wheel].directDrive = torque;
   wake();
 }
 
@@ -128,7 +120,7 @@ void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   if (!std::isfinite(torque) || torque < 0)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "brake torque must be finite and >= 0 N m");
-  directBrake_[wheel] = torque;
+  work_[wheel].directBrake = torque;
   wake();
 }
 
@@ -137,10 +129,10 @@ void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
   if (!std::isfinite(angle) || std::fabs(angle) >= SIMD_HALF_PI)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "steer angle must be finite and within (-pi/2, pi/2) rad");
-  if (angle != 0 && !steered_[wheel])
+  if (angle != 0 && !work_[wheel].steered)
     throw InputError("wheel " + std::to_string(wheel + 1), "is not steered (SteerMode)");
-  wheels_[wheel].steerAngle += angle - directSteer_[wheel];  // shown at once, not next step
-  directSteer_[wheel] = angle;
+  wheels_[wheel].steerAngle += angle - work_[wheel].directSteer;  // shown at once, not next step
+  work_[wheel].directSteer = angle;
   wake();
 }
 
@@ -238,28 +230,36 @@ void RaycastVehicle::finishStep(btScalar dt) {
 void RaycastVehicle::queryWheelRays(const btCollisionWorld& world, bool offMainThread) {
   const btTransform& transform = chassis_->getWorldTransform();
   const btVector3 down = -(transform.getBasis() * settings_.axes.up);
+  btVector3 boxMin, boxMax;  // around all rays
   for (int i = 0; i < wheelCount(); ++i) {
-    rayFrom_[i] = transform * wheelSettings_[i].attachmentPoint;
-    rayTo_[i] = rayFrom_[i] + down * rayLengths_[i];
-    rayPending_[i] = 1;
+    WheelWork& work = work_[i];
+    work.rayFrom = transform * wheelSettings_[i].attachmentPoint;
+    work.rayTo = work.rayFrom + down * work.rayLength;
+    work.rayPending = true;
+    if (i == 0) boxMin = boxMax = work.rayFrom;
+    boxMin.setMin(work.rayFrom);
+    boxMin.setMin(work.rayTo);
+    boxMax.setMax(work.rayFrom);
+    boxMax.setMax(work.rayTo);
   }
-  if (!wheelQuery_ || !wheelQuery_->begin(world, *chassis_, rayFrom_.data(), rayTo_.data(), wheelCount()))
+  if (!wheelQuery_ || wheelCount() == 0 || !wheelQuery_->begin(world, *chassis_, boxMin, boxMax))
     return;
   const btVector3 centerOfMass = chassis_->getCenterOfMassPosition();
   const btScalar lookahead = settings_.wheelQuery.lookahead;
   for (int i = 0; i < wheelCount(); ++i) {
+    WheelWork& work = work_[i];
     const btVector3 displacement =
-        chassis_->getVelocityInLocalPoint(rayFrom_[i] - centerOfMass) * lookahead;
-    rayPending_[i] = !wheelQuery_->cast(i, rayFrom_[i], rayTo_[i], displacement, offMainThread,
-                                        rayHits_[i]);
+        chassis_->getVelocityInLocalPoint(work.rayFrom - centerOfMass) * lookahead;
+    work.rayPending =
+        !wheelQuery_->cast(i, work.rayFrom, work.rayTo, displacement, offMainThread, work.rayHit);
   }
 }
 
 void RaycastVehicle::castPendingWheelRays(btCollisionWorld& world) {
   for (int i = 0; i < wheelCount(); ++i) {
-    if (!rayPending_[i]) continue;
-    rayHits_[i] = castWheelRay(world, rayFrom_[i], rayTo_[i], chassis_);
-    rayPending_[i] = 0;
+    if (!work_[i].rayPending) continue;
+    work_[i].rayHit = castWheelRay(world, work_[i].rayFrom, work_[i].rayTo, chassis_);
+    work_[i].rayPending = 0;
   }
 }
 
@@ -267,10 +267,10 @@ void RaycastVehicle::applyWheelRays() {
   for (int i = 0; i < wheelCount(); ++i) {
     const WheelSettings& settings = wheelSettings_[i];
     WheelState& state = wheels_[i];
-    const WheelRayHit& hit = rayHits_[i];
+    const WheelRayHit& hit = work_[i].rayHit;
     state.inContact = hit.hit;
     if (!hit.hit) {
-      state.contactPoint = rayTo_[i];
+      state.contactPoint = work_[i].rayTo;
       state.contactNormal.setZero();
       state.groundObject = nullptr;
       state.suspensionLength = settings.suspensionMaxLength;
@@ -280,7 +280,7 @@ void RaycastVehicle::applyWheelRays() {
     state.contactNormal = hit.normal;
     state.groundObject = hit.object;
     const btScalar length = hit.distance - settings.radius;
-    rayLengthsToContact_[i] = length;
+    work_[i].lengthToContact = length;
     state.suspensionLength = std::clamp(length, btScalar(0), settings.suspensionMaxLength);
   }
 }
@@ -305,14 +305,14 @@ void RaycastVehicle::updateSuspension() {
     state.suspensionCompression = settings.suspensionMaxLength - state.suspensionLength;
     state.compressionSpeed = 0;
     if (!state.inContact) continue;
-    groundVelocities_[i] = groundVelocityAt(state.groundObject, state.contactPoint);
-    rayCosines_[i] = std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
+    work_[i].groundVelocity = groundVelocityAt(state.groundObject, state.contactPoint);
+    work_[i].rayCosine = std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
     // d(length)/dt = (v_attachment - v_ground) . n / (-down . n): the ray's hit distance
     // changes by the normal approach speed divided by the ray's cosine to the surface.
     const btVector3 attachment = transform * settings.attachmentPoint;
     const btVector3 relative =
-        chassis_->getVelocityInLocalPoint(attachment - centerOfMass) - groundVelocities_[i];
-    state.compressionSpeed = -relative.dot(state.contactNormal) / rayCosines_[i];
+        chassis_->getVelocityInLocalPoint(attachment - centerOfMass) - work_[i].groundVelocity;
+    state.compressionSpeed = -relative.dot(state.contactNormal) / work_[i].rayCosine;
   }
   for (int i = 0; i < wheelCount(); ++i) {
     WheelState& state = wheels_[i];
@@ -332,7 +332,7 @@ void RaycastVehicle::updateSuspension() {
     if (others > 0 && settings_.stabilizer > 0)
       force += antiRollForce(settings_.stabilizer, state.stiffness, state.suspensionCompression,
                              otherCompression / btScalar(others));
-    springForces_[i] = force;
+    work_[i].springForce = force;
     // The load as the step starts; the solve settles it with the damper's response included.
     state.normalLoad = std::max(btScalar(0), force + state.damping * state.compressionSpeed);
   }
@@ -358,8 +358,13 @@ void RaycastVehicle::measureContacts() {
       continue;
     }
     const btVector3& normal = state.contactNormal;
-    const btScalar steer = state.steerAngle;
-    const btVector3 wheelForward = forward * std::cos(steer) + left * std::sin(steer);
+    WheelWork& work = work_[i];
+    if (state.steerAngle != work.trigSteer) {  // the steering moved: recompute, else reuse
+      work.trigSteer = state.steerAngle;
+      work.steerCos = std::cos(state.steerAngle);
+      work.steerSin = std::sin(state.steerAngle);
+    }
+    const btVector3 wheelForward = forward * work.steerCos + left * work.steerSin;
     btVector3 longitudinal = wheelForward - normal * normal.dot(wheelForward);
     // A wheel whose forward axis stands on the ground's normal (a wall) has no rolling
     // direction: any tangent will do.
@@ -375,7 +380,7 @@ void RaycastVehicle::measureContacts() {
     contact.chassisArm = state.contactPoint - centerOfMass;
 
     const btVector3 relative =
-        chassis_->getVelocityInLocalPoint(contact.chassisArm) - groundVelocities_[i];
+        chassis_->getVelocityInLocalPoint(contact.chassisArm) - work_[i].groundVelocity;
     const btScalar forwardSpeed = relative.dot(longitudinal);
     const btScalar sideSpeed = relative.dot(lateral);
     const btScalar surfaceSlip = forwardSpeed - settings.radius * state.angularSpeed;
@@ -386,7 +391,7 @@ void RaycastVehicle::measureContacts() {
     btScalar friction = std::clamp((settings.tire.friction + groundFriction) / 2,
                                    settings.minFriction, settings.maxFriction);
     friction *= loadSensitivityFactor(settings.tire.loadSensitivity, state.normalLoad,
-                                      referenceLoads_[i]);
+                                      work_[i].referenceLoad);
     // dyn_friction_ratio reduces the friction of sliding Coulomb contacts: static rows, the
     // handbrake's box, tires without slip curves. Slip curves fall to their sliding value
     // themselves.
@@ -440,15 +445,15 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     contact.brakeImpulseLimit = (state.brakeTorque + rolling) * dt;
     if (!state.inContact) continue;
     contact.normal = state.contactNormal;
-    contact.springForce = springForces_[i];
+    contact.springForce = work_[i].springForce;
     contact.damping = state.damping;
-    contact.rayCosine = rayCosines_[i];
+    contact.rayCosine = work_[i].rayCosine;
     // The bump stop row joins when full compression is within two steps' closing travel (plus
     // 2 cm); further away it could not act anyway.
-    const btScalar toFullCompression = rayLengthsToContact_[i];
+    const btScalar toFullCompression = work_[i].lengthToContact;
     contact.bumpStopActive =
         toFullCompression < 2 * std::max(state.compressionSpeed, btScalar(0)) * dt + btScalar(0.02);
-    contact.bumpStopGap = toFullCompression * rayCosines_[i];
+    contact.bumpStopGap = toFullCompression * work_[i].rayCosine;
     contact.tire = tires_[i].get();
     contact.boxFriction = state.locked;
     contact.groundBody = -1;
@@ -459,7 +464,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
       if (body.body != ground) body.load(ground, dt);
       contact.groundArm = state.contactPoint - body.centerOfMass;
     } else {
-      contact.groundVelocity = groundVelocities_[i];
+      contact.groundVelocity = work_[i].groundVelocity;
     }
   }
 
@@ -478,7 +483,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
   }
 
   solver_->solve(chassis, contacts_, couplings_, dt, settings_.solver.iterations,
-                 settings_.solver.bumpStopErrorReduction);
+                 settings_.solver.bumpStopErrorReduction, settings_.solver.tolerance);
 
   chassis_->setLinearVelocity(chassis.linearVelocity);
   chassis_->setAngularVelocity(chassis.angularVelocity);

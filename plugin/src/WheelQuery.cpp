@@ -51,18 +51,10 @@ WheelQuery::WheelQuery(int wheelCount, const WheelQuerySettings& settings)
 }
 
 bool WheelQuery::begin(const btCollisionWorld& world, const btCollisionObject& chassis,
-                       const btVector3* from, const btVector3* to, int rayCount) {
+                       const btVector3& boxMin, const btVector3& boxMax) {
   chassis_ = &chassis;
-  if (rayCount == 0) return false;
-  btVector3 boxMin = from[0], boxMax = from[0];
-  for (int i = 0; i < rayCount; ++i) {
-    boxMin.setMin(from[i]);
-    boxMin.setMin(to[i]);
-    boxMax.setMax(from[i]);
-    boxMax.setMax(to[i]);
-  }
   const btVector3 slack(kBroadphaseSlack, kBroadphaseSlack, kBroadphaseSlack);
-  const WheelRayCallback filter(from[0], to[0], &chassis);
+  const WheelRayCallback filter(boxMin, boxMax, &chassis);  // its filter only
   return nearby_.gather(world, boxMin - slack, boxMax + slack, filter);
 }
 

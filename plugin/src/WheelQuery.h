@@ -30,10 +30,11 @@ class WheelQuery {
  public:
   WheelQuery(int wheelCount, const WheelQuerySettings& settings);
 
-  // Step 1 for rays from[i] -> to[i]. False when only full rayTests can answer this step (a
-  // broadphase other than btDbvtBroadphase, or a crowd of objects around the car).
+  // Step 1 for rays that all lie inside [boxMin, boxMax]. False when only full rayTests can
+  // answer this step (a broadphase other than btDbvtBroadphase, or a crowd of objects around the
+  // car).
   bool begin(const btCollisionWorld& world, const btCollisionObject& chassis,
-             const btVector3* from, const btVector3* to, int rayCount);
+             const btVector3& boxMin, const btVector3& boxMax);
   // Steps 2-4 for one wheel. `displacement` (m, world) is where the ray will have moved by the
   // lookahead. False when only btCollisionWorld::rayTest can answer: a tie between objects, or,
   // with `offMainThread`, a shape whose ray test is not known to be safe on several threads.

@@ -35,7 +35,7 @@ namespace raycar {
 class ContactSolver;
 struct WheelContact;
 struct SpinCoupling;
-struct WheelRayHit;
+struct WheelWork;
 class WheelQuery;
 class VehicleGroup;
 
@@ -131,17 +131,8 @@ class RaycastVehicle : public btActionInterface {
   std::vector<WheelSettings> wheelSettings_;  // settings_.wheels with automatic values resolved
   std::vector<WheelState> wheels_;
   std::vector<std::shared_ptr<const TireModel>> tires_;
-  std::vector<btScalar> referenceLoads_;       // N, for load sensitivity
-  std::vector<btScalar> rayLengths_;           // m: len_max + radius
+  std::vector<WheelWork> work_;                // per wheel, what WheelState does not show
   std::unique_ptr<WheelQuery> wheelQuery_;     // null with WheelQuerySettings::cache off
-  std::vector<btVector3> rayFrom_, rayTo_;     // world, this step
-  std::vector<WheelRayHit> rayHits_;
-  std::vector<char> rayPending_;               // needs a full rayTest
-  // Per wheel, this step
-  std::vector<btScalar> rayLengthsToContact_;  // m: hit distance - radius, < 0 past full travel
-  std::vector<btScalar> rayCosines_;           // -down . normal, held >= 0.1
-  std::vector<btVector3> groundVelocities_;    // m/s, the ground's velocity at the contact
-  std::vector<btScalar> springForces_;         // N, k x + anti-roll
   std::vector<WheelContact> contacts_;
   std::unique_ptr<ContactSolver> solver_;
   btScalar frontAxleForward_ = 0;  // m, chassis forward coordinate of the front-most wheel
@@ -162,15 +153,13 @@ class RaycastVehicle : public btActionInterface {
   btScalar rampedPedal_ = 0;         // after pedal_speed
   btScalar shapedPedal_ = 0;         // and after max_steering_pedal
   btScalar steerAngle_ = 0;          // rad, bicycle
+  btScalar ackermannSteer_ = 0;      // rad: steerAngle_ when the wheels' angles were computed
   std::unique_ptr<Powertrain> powertrain_;
   std::vector<DrivenAxle> drivenAxles_;
   std::vector<int> drivingWheels_;
-  std::vector<char> steered_;        // per wheel, SteerMode resolved
-  std::vector<char> frontWheels_;    // per wheel: ahead of the centre of mass (brake bias)
   int frontWheelCount_ = 0;
   btScalar steerReferenceForward_ = 0;  // m: the line the turning centre lies on
   btScalar steeredAxleForward_ = 0;     // m: mean forward position of the steered wheels
-  std::vector<btScalar> directDrive_, directBrake_, directSteer_;  // per-wheel inputs
   std::vector<SpinCoupling> couplings_;
 };
 

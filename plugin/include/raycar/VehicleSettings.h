@@ -35,7 +35,9 @@ struct FrictionRules {
 
 // The velocity-level contact solve (ContactSolver.cpp).
 struct ContactSolverSettings {
-  int iterations = 8;          // Gauss-Seidel sweeps over the wheels per step
+  int iterations = 8;          // at most this many Gauss-Seidel sweeps over the wheels per step
+  btScalar tolerance = 1;   // N: the sweeps stop once one changes no row by more than this
+                               // force (x dt); each step starts from the last step's impulses
   btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire is static friction
   btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
 };
