@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "Prefetch.h"
+
 namespace raycar {
 namespace {
 // On the falling branch of a friction curve 1 + K dt w can approach 0 (or go below: the law
@@ -28,6 +30,11 @@ void ContactSolver::reserve(size_t wheelCount) {
   groundBodies_.reserve(wheelCount);
   rows_.resize(wheelCount);
   trials_.resize(wheelCount);
+}
+
+void ContactSolver::prefetch() const {
+  prefetchArray(rows_);
+  prefetchArray(trials_);
 }
 
 void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& contact,

@@ -137,6 +137,8 @@ class ContactSolver {
   // Reserves room for `wheelCount` wheels, so that solve() never allocates.
   void reserve(size_t wheelCount);
 
+  // Asks the memory system for the solver's per-contact arrays (see Prefetch.h).
+  void prefetch() const;
   // Ground bodies the contacts refer to by index (dynamic bodies only).
   std::vector<SolverBody>& groundBodies() { return groundBodies_; }
 

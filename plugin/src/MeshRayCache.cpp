@@ -126,14 +126,15 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
   TriangleHits hits(fromLocal, toLocal, result.m_flags);
   hits.m_hitFraction = result.m_closestHitFraction;
   for (int i = 0; i < count_; ++i) {
-    const CachedTriangle& triangle = triangles_[i];
+    const CachedLeaf& leaf = leaves_[i];
     if (!testQuantizedAabbAgainstQuantizedAabb(rayQuantizedMin, rayQuantizedMax,
-                                               triangle.quantizedMin, triangle.quantizedMax))
+                                               leaf.quantizedMin, leaf.quantizedMax))
       continue;
-    const btVector3 bounds[2] = {bvh.unQuantize(triangle.quantizedMin),
-                                 bvh.unQuantize(triangle.quantizedMax)};
+    const btVector3 bounds[2] = {bvh.unQuantize(leaf.quantizedMin),
+                                 bvh.unQuantize(leaf.quantizedMax)};
     btScalar entry = 1.0;
     if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
+    const CachedTriangle& triangle = triangles_[i];
     const btScalar* v = triangle.vertices;
     btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
                              btVector3(v[6], v[7], v[8])};
@@ -209,9 +210,10 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     triangle.part = node.getPartId();
     triangle.index = node.getTriangleIndex();
     if (!readTriangle(mesh, triangle.part, triangle.index, triangle.vertices)) return false;
+    CachedLeaf& leaf = leaves_[count_];
     for (int axis = 0; axis < 3; ++axis) {
-      triangle.quantizedMin[axis] = node.m_quantizedAabbMin[axis];
-      triangle.quantizedMax[axis] = node.m_quantizedAabbMax[axis];
+      leaf.quantizedMin[axis] = node.m_quantizedAabbMin[axis];
+      leaf.quantizedMax[axis] = node.m_quantizedAabbMax[axis];
     }
     ++count_;
   }

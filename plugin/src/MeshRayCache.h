@@ -33,10 +33,14 @@
 
 namespace raycar {
 
-struct CachedTriangle {
-  btScalar vertices[9];                  // mesh space, scaled
-  unsigned short quantizedMin[3];        // its BVH leaf's box
+// A cached BVH leaf's box, scanned for every ray, apart from its triangle, read only for the one
+// or two leaves a ray passes: a scan then touches a cache line or two per wheel.
+struct CachedLeaf {
+  unsigned short quantizedMin[3];
   unsigned short quantizedMax[3];
+};
+struct CachedTriangle {
+  btScalar vertices[9];  // mesh space, scaled
   int part = 0;
   int index = 0;
 };
@@ -46,9 +50,10 @@ class MeshRayCache {
   // The meshes this cache answers for: btBvhTriangleMeshShape with a quantised BVH.
   static bool canCache(const btCollisionObject& object);
 
-  // Storage for up to `capacity` triangles, owned by the caller.
-  void attach(CachedTriangle* storage, int capacity) {
-    triangles_ = storage;
+  // Storage for up to `capacity` leaves and their triangles, owned by the caller.
+  void attach(CachedLeaf* leaves, CachedTriangle* triangles, int capacity) {
+    leaves_ = leaves;
+    triangles_ = triangles;
     capacity_ = capacity;
     clear();
   }
@@ -71,6 +76,7 @@ class MeshRayCache {
                btScalar margin);
   bool gather(const btBvhTriangleMeshShape& shape, const btVector3& boxMin, const btVector3& boxMax);
 
+  CachedLeaf* leaves_ = nullptr;
   CachedTriangle* triangles_ = nullptr;
   int capacity_ = 0;
   int count_ = 0;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ContactSolver.h"
+#include "Prefetch.h"
 #include "WheelQuery.h"
 #include "WheelRaycast.h"
 #include "WheelWork.h"
@@ -211,11 +212,22 @@ void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
 
 bool RaycastVehicle::beginStep(const btCollisionWorld* world, btScalar dt) {
   if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return false;
+  prefetchStepData();
   const btTransform& transform = chassis_->getWorldTransform();
   if (!isFinite(transform.getOrigin()) || !isFinite(chassis_->getLinearVelocity()) ||
       !isFinite(chassis_->getAngularVelocity()))
     return false;
   return chassis_->isActive();  // asleep: nothing moves until an input wakes it
+}
+
+void RaycastVehicle::prefetchStepData() const {
+  prefetchArray(wheelSettings_);
+  prefetchArray(wheels_);
+  prefetchArray(work_);
+  prefetchArray(contacts_);
+  prefetchObject(*solver_);
+  solver_->prefetch();
+  if (wheelQuery_) wheelQuery_->prefetch();
 }
 
 void RaycastVehicle::finishStep(btScalar dt) {

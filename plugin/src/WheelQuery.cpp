@@ -3,6 +3,7 @@
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 
 #include "BroadphaseRay.h"
+#include "Prefetch.h"
 
 namespace raycar {
 namespace {
@@ -43,11 +44,12 @@ bool rayTestIsThreadSafe(const btCollisionShape& shape, int depth = 0) {
 WheelQuery::WheelQuery(int wheelCount, const WheelQuerySettings& settings)
     : settings_(settings),
       nearby_(kNearbyCapacity),
-      triangles_(size_t(wheelCount) * kCachesPerWheel * size_t(settings.maxCachedTriangles)),
+      leaves_(size_t(wheelCount) * kCachesPerWheel * size_t(settings.maxCachedTriangles)),
+      triangles_(leaves_.size()),
       caches_(size_t(wheelCount) * kCachesPerWheel) {
+  const size_t capacity = size_t(settings.maxCachedTriangles);
   for (size_t i = 0; i < caches_.size(); ++i)
-    caches_[i].attach(&triangles_[i * size_t(settings.maxCachedTriangles)],
-                      settings.maxCachedTriangles);
+    caches_[i].attach(&leaves_[i * capacity], &triangles_[i * capacity], int(capacity));
 }
 
 bool WheelQuery::begin(const btCollisionWorld& world, const btCollisionObject& chassis,
@@ -114,6 +116,18 @@ bool WheelQuery::cast(int wheel, const btVector3& from, const btVector3& to,
   hit = found ? wheelRayHit(from, to, bestFraction, bestPoint, bestNormal, bestObject)
               : WheelRayHit{};
   return true;
+}
+
+void WheelQuery::prefetch() const {
+  prefetchArray(caches_);
+  const size_t capacity = size_t(settings_.maxCachedTriangles);
+  for (size_t i = 0; i < caches_.size(); ++i) {
+    if (!caches_[i].empty()) {
+      prefetchBytes(&leaves_[i * capacity], size_t(caches_[i].triangleCount()) * sizeof(CachedLeaf));
+      prefetchBytes(&triangles_[i * capacity],
+                    size_t(caches_[i].triangleCount()) * sizeof(CachedTriangle));
+    }
+  }
 }
 
 void WheelQuery::clear() {

@@ -40,6 +40,8 @@ class WheelQuery {
   // with `offMainThread`, a shape whose ray test is not known to be safe on several threads.
   bool cast(int wheel, const btVector3& from, const btVector3& to, const btVector3& displacement,
             bool offMainThread, WheelRayHit& hit);
+  // Asks the memory system for the caches' leaves (see Prefetch.h).
+  void prefetch() const;
   // Forgets every cached triangle (after a mesh's vertices were changed in place).
   void clear();
   // Triangles cached now, over all wheels (for tests and benchmarks).
@@ -51,7 +53,8 @@ class WheelQuery {
   WheelQuerySettings settings_;
   const btCollisionObject* chassis_ = nullptr;
   NearbyObjects nearby_;
-  std::vector<CachedTriangle> triangles_;  // every cache's storage, allocated once
+  std::vector<CachedLeaf> leaves_;         // every cache's storage, allocated once
+  std::vector<CachedTriangle> triangles_;
   std::vector<MeshRayCache> caches_;       // kCachesPerWheel per wheel
 };
 

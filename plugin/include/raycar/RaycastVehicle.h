@@ -105,6 +105,7 @@ class RaycastVehicle : public btActionInterface {
   // Stages of updateAction, in order. Input shaping and the drivetrain live in
   // VehicleControl.cpp, the rest in RaycastVehicle.cpp.
   bool beginStep(const btCollisionWorld* world, btScalar dt);  // false: nothing to do this step
+  void prefetchStepData() const;  // asks for the arrays a step reads, all at once
   void shapeInput(btScalar dt);
   // Stage 2 in three parts: the cached queries (any thread; wheels they cannot answer are left
   // pending), the full rayTests of the pending wheels (main thread), the hits into the wheels.
