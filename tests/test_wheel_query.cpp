@@ -32,8 +32,8 @@ bool sameHit(const WheelRayHit& a, const WheelRayHit& b) {
 TEST_CASE("cached wheel rays equal rayTest bit for bit, on meshes, boxes, compounds and spheres") {
   TestWorld world;
   // A tilted, offset mesh, so that its transform and the mesh-space ray matter.
-  const btTransform meshPose(btQuaternion(btVector3(1, 0, 0.3f).normalized(), 0.08f),
-                             btVector3(3.2f, -0.4f, -1.7f));
+  btTransform meshPose(btQuaternion(btVector3(1, 0, 0.3f).normalized(), 0.08f),
+                       btVector3(3.2f, -0.4f, -1.7f));
   btRigidBody* ground = world.addHillMesh(40, 1, meshPose, 1);
   // Objects a wheel may meet: a resting dynamic box, a kinematic box, a compound, a sphere.
   btRigidBody* box = world.addBox(50, btVector3(0.5f, 0.3f, 0.5f),
@@ -65,6 +65,12 @@ TEST_CASE("cached wheel rays equal rayTest bit for bit, on meshes, boxes, compou
   btVector3 wheel(0, 1.0f, 0);
   int answered = 0, fromMesh = 0, onObjects = 0, onTriangleEdges = 0;
   for (int i = 0; i < 4000; ++i) {
+    if (i % 500 == 250) {
+      // The mesh moves (as a kinematic mesh would): its cached triangles stay valid in its frame.
+      meshPose = btTransform(btQuaternion(btVector3(0, 1, 0), 0.05f), btVector3(0.1f, 0.02f, 0)) * meshPose;
+      ground->setWorldTransform(meshPose);
+      world.world().updateSingleAabb(ground);
+    }
     // A wheel wandering over everything, tilted a little; every tenth ray on a cell corner or
     // edge of the mesh, where two or more triangles meet.
     wheel += btVector3(unit(random), 0, unit(random)) * 0.15f;

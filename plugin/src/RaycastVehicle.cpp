@@ -275,6 +275,12 @@ void RaycastVehicle::castPendingWheelRays(btCollisionWorld& world) {
   }
 }
 
+bool RaycastVehicle::hasPendingWheelRays() const {
+  for (const WheelWork& work : work_)
+    if (work.rayPending) return true;
+  return false;
+}
+
 void RaycastVehicle::applyWheelRays() {
   for (int i = 0; i < wheelCount(); ++i) {
     const WheelSettings& settings = wheelSettings_[i];

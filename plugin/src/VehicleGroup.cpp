@@ -20,8 +20,7 @@ int VehicleGroup::threadCount() const { return pool_->threadCount(); }
 
 RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis, VehicleSettings settings) {
   vehicles_.push_back(std::make_unique<RaycastVehicle>(chassis, std::move(settings)));
-  active_.push_back(0);
-  dependent_.push_back(0);
+  progress_.push_back(Progress::Idle);
   return *vehicles_.back();
 }
 
@@ -30,23 +29,27 @@ void VehicleGroup::removeVehicle(RaycastVehicle& vehicle) {
                                   [&](const auto& owned) { return owned.get() == &vehicle; });
   if (found == vehicles_.end()) return;
   vehicles_.erase(found);
-  active_.pop_back();
-  dependent_.pop_back();
+  progress_.pop_back();
 }
 
-void VehicleGroup::queryGround(int begin, int end) {
+void VehicleGroup::stepIndependent(int begin, int end) {
   for (int i = begin; i < end; ++i) {
+    // The next car's data is requested while this one works: its memory round trip overlaps.
+    if (i + 1 < end) vehicles_[size_t(i) + 1]->prefetchStepData();
     RaycastVehicle& vehicle = *vehicles_[size_t(i)];
-    active_[size_t(i)] = vehicle.beginStep(world_, dt_);
-    if (!active_[size_t(i)]) continue;
+    Progress& progress = progress_[size_t(i)];
+    progress = Progress::Idle;
+    if (!vehicle.beginStep(world_, dt_)) continue;
     vehicle.shapeInput(dt_);
     vehicle.queryWheelRays(*world_, true);
+    progress = Progress::RaysPending;
+    if (vehicle.hasPendingWheelRays()) continue;
+    vehicle.applyWheelRays();
+    progress = Progress::OnDynamicBody;
+    if (vehicle.standsOnDynamicBody()) continue;
+    vehicle.finishStep(dt_);
+    progress = Progress::Done;
   }
-}
-
-void VehicleGroup::finishIndependent(int begin, int end) {
-  for (int i = begin; i < end; ++i)
-    if (active_[size_t(i)] && !dependent_[size_t(i)]) vehicles_[size_t(i)]->finishStep(dt_);
 }
 
 void VehicleGroup::updateAction(btCollisionWorld* world, btScalar dt) {
@@ -54,30 +57,30 @@ void VehicleGroup::updateAction(btCollisionWorld* world, btScalar dt) {
   world_ = world;
   dt_ = dt;
   const int count = vehicleCount();
-  const bool parallel = count >= kMinimumVehiclesPerThread * threadCount();
-  auto runPhase = [&](WorkerPool::Task task) {
-    if (parallel) pool_->run(count, task, this);
-    else task(this, 0, count);
+  // 1. All threads: every car whose rays the cache answered and whose wheels touch only static
+  //    or kinematic ground, start to finish.
+  auto task = [](void* group, int begin, int end) {
+    static_cast<VehicleGroup*>(group)->stepIndependent(begin, end);
   };
-  // 1. Inputs and cached ground queries, all threads.
-  runPhase([](void* group, int begin, int end) {
-    static_cast<VehicleGroup*>(group)->queryGround(begin, end);
-  });
-  // 2. Full rayTests and hits, this thread.
+  if (count >= kMinimumVehiclesPerThread * threadCount())
+    pool_->run(count, task, this);
+  else
+    task(this, 0, count);
+  // 2. This thread, in order: full rayTests for the rest, and those of them on static ground.
   for (int i = 0; i < count; ++i) {
-    if (!active_[size_t(i)]) continue;
+    Progress& progress = progress_[size_t(i)];
+    if (progress != Progress::RaysPending) continue;
     RaycastVehicle& vehicle = *vehicles_[size_t(i)];
     vehicle.castPendingWheelRays(*world);
     vehicle.applyWheelRays();
-    dependent_[size_t(i)] = vehicle.standsOnDynamicBody();
+    progress = Progress::OnDynamicBody;
+    if (vehicle.standsOnDynamicBody()) continue;
+    vehicle.finishStep(dt);
+    progress = Progress::Done;
   }
-  // 3. Vehicles on static or kinematic ground, all threads.
-  runPhase([](void* group, int begin, int end) {
-    static_cast<VehicleGroup*>(group)->finishIndependent(begin, end);
-  });
-  // 4. Vehicles on dynamic bodies, this thread, in order.
+  // 3. This thread, in order: cars on dynamic bodies, whose solve pushes those bodies too.
   for (int i = 0; i < count; ++i)
-    if (active_[size_t(i)] && dependent_[size_t(i)]) vehicles_[size_t(i)]->finishStep(dt);
+    if (progress_[size_t(i)] == Progress::OnDynamicBody) vehicles_[size_t(i)]->finishStep(dt);
   world_ = nullptr;
 }
 

@@ -111,6 +111,7 @@ class RaycastVehicle : public btActionInterface {
   // pending), the full rayTests of the pending wheels (main thread), the hits into the wheels.
   void queryWheelRays(const btCollisionWorld& world, bool offMainThread);
   void castPendingWheelRays(btCollisionWorld& world);
+  bool hasPendingWheelRays() const;
   void applyWheelRays();
   void finishStep(btScalar dt);  // stages 3-8
   bool standsOnDynamicBody() const;  // a wheel touches a dynamic body (which the solve pushes)

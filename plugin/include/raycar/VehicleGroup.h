@@ -8,18 +8,17 @@
 //   world->addAction(&group);
 //   car.setInput(input);                                 // as for a lone vehicle
 //
-// Each step runs in four phases:
-//   1. on all threads: input shaping and the wheels' cached ground queries, which only read the
-//      world (nothing moves during an action);
+// Each step runs in three phases:
+//   1. on all threads: every vehicle whose wheel rays the cache answered (they only read the
+//      world, which does not move during an action) and whose wheels touch only static or
+//      kinematic ground runs its whole step; it writes its own chassis alone;
 //   2. on this thread, in vehicle order: the full rayTests the cache left to Bullet (its
-//      broadphase ray walk shares one stack), and the hits into the wheels;
-//   3. on all threads: suspension, tires, drivetrain and the contact solve of every vehicle whose
-//      wheels touch only static or kinematic ground; each writes its own chassis alone;
-//   4. on this thread, in vehicle order: the vehicles with a wheel on a dynamic body (a box, a
+//      broadphase ray walk shares one stack), and the steps of those vehicles on static ground;
+//   3. on this thread, in vehicle order: the vehicles with a wheel on a dynamic body (a box, a
 //      platform, another car), whose solve pushes that body too.
 // No vehicle's result depends on which thread ran it or on the thread count: 1 and N threads
 // give bitwise the same trajectories. Compared with adding the vehicles to the world one by one,
-// only vehicles in phase 4 differ, and only in order (they run after the others).
+// only vehicles in phase 3 differ, and only in order (they run after the others).
 
 #include <BulletDynamics/Dynamics/btActionInterface.h>
 
@@ -53,12 +52,12 @@ class VehicleGroup : public btActionInterface {
   void debugDraw(btIDebugDraw* drawer) override;
 
  private:
-  void queryGround(int begin, int end);
-  void finishIndependent(int begin, int end);
+  // How far a vehicle's step got in phase 1.
+  enum class Progress : char { Idle, RaysPending, OnDynamicBody, Done };
+  void stepIndependent(int begin, int end);  // phase 1 for vehicles [begin, end)
 
   std::vector<std::unique_ptr<RaycastVehicle>> vehicles_;
-  std::vector<char> active_;      // per vehicle, this step
-  std::vector<char> dependent_;   // stands on a dynamic body: solved in phase 4
+  std::vector<Progress> progress_;  // per vehicle, this step
   std::unique_ptr<WorkerPool> pool_;
   btCollisionWorld* world_ = nullptr;  // during updateAction
   btScalar dt_ = 0;
