@@ -104,7 +104,7 @@ TEST_CASE("a vehicle group on two threads makes no heap allocation per step") {
                                    btTransform(btQuaternion::getIdentity(), btVector3(-6, 1.2f, -3)), 1);
   slab->setActivationState(DISABLE_DEACTIVATION);
   CarSpec spec;
-  VehicleGroup group(2);
+  VehicleGroup group(2, 1);  // threads even for 8 cars
   for (int i = 0; i < 8; ++i) {
     const btTransform pose(btQuaternion::getIdentity(), btVector3(-6 + 6 * (i % 3), 2.2f, -3 + 6 * (i / 3)));
     btRigidBody* chassis = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), pose, 0.5f);

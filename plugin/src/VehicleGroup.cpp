@@ -5,14 +5,9 @@
 #include "WorkerPool.h"
 
 namespace raycar {
-namespace {
-// Below this many vehicles per thread, waking the workers costs more than it saves; the phases
-// then run on the calling thread (with the same results).
-constexpr int kMinimumVehiclesPerThread = 4;
-}  // namespace
-
-VehicleGroup::VehicleGroup(int threads)
-    : pool_(std::make_unique<WorkerPool>(std::max(threads, 1))) {}
+VehicleGroup::VehicleGroup(int threads, int minimumVehiclesPerThread)
+    : minimumVehiclesPerThread_(std::max(minimumVehiclesPerThread, 1)),
+      pool_(std::make_unique<WorkerPool>(std::max(threads, 1))) {}
 
 VehicleGroup::~VehicleGroup() = default;
 
@@ -62,7 +57,7 @@ void VehicleGroup::updateAction(btCollisionWorld* world, btScalar dt) {
   auto task = [](void* group, int begin, int end) {
     static_cast<VehicleGroup*>(group)->stepIndependent(begin, end);
   };
-  if (count >= kMinimumVehiclesPerThread * threadCount())
+  if (count >= minimumVehiclesPerThread_ * threadCount())
     pool_->run(count, task, this);
   else
     task(this, 0, count);

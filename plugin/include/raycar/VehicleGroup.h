@@ -34,7 +34,10 @@ class WorkerPool;
 class VehicleGroup : public btActionInterface {
  public:
   // threads >= 1: the calling thread plus threads - 1 workers (started here, idle between steps).
-  explicit VehicleGroup(int threads = 1);
+  // With fewer than minimumVehiclesPerThread vehicles per thread, waking the workers costs more
+  // than it saves (tens of microseconds a step), and phase 1 runs on the calling thread alone,
+  // with the same results.
+  explicit VehicleGroup(int threads = 1, int minimumVehiclesPerThread = 32);
   ~VehicleGroup() override;
   VehicleGroup(const VehicleGroup&) = delete;
   VehicleGroup& operator=(const VehicleGroup&) = delete;
@@ -58,6 +61,7 @@ class VehicleGroup : public btActionInterface {
 
   std::vector<std::unique_ptr<RaycastVehicle>> vehicles_;
   std::vector<Progress> progress_;  // per vehicle, this step
+  int minimumVehiclesPerThread_;
   std::unique_ptr<WorkerPool> pool_;
   btCollisionWorld* world_ = nullptr;  // during updateAction
   btScalar dt_ = 0;
