@@ -29,7 +29,7 @@ class NearbyObjects {
   bool gather(const btCollisionWorld& world, const btVector3& boxMin, const btVector3& boxMax,
               const btCollisionWorld::RayResultCallback& filter);
 
-  const std::vector<NearbyObject>& objects() const { return objects_; }
+  const std::vector<NearbyObject>& objects() const { return objects_; }  // empty before gather
   size_t capacity() const { return objects_.capacity(); }
 
  private:

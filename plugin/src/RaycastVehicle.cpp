@@ -202,6 +202,7 @@ btTransform RaycastVehicle::wheelWorldTransform(int wheel,
 // The step
 
 void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
+  prefetchStepData();
   if (!beginStep(world, dt)) return;
   shapeInput(dt);                      // 1. pedal and steering shaping, wheel steer angles
   queryWheelRays(*world, false);       // 2. one ray per wheel
@@ -212,7 +213,6 @@ void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
 
 bool RaycastVehicle::beginStep(const btCollisionWorld* world, btScalar dt) {
   if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return false;
-  prefetchStepData();
   const btTransform& transform = chassis_->getWorldTransform();
   if (!isFinite(transform.getOrigin()) || !isFinite(chassis_->getLinearVelocity()) ||
       !isFinite(chassis_->getAngularVelocity()))
@@ -221,13 +221,28 @@ bool RaycastVehicle::beginStep(const btCollisionWorld* world, btScalar dt) {
 }
 
 void RaycastVehicle::prefetchStepData() const {
+  prefetchArrays();
+  prefetchInternals();
+  prefetchCaches();
+}
+
+void RaycastVehicle::prefetchArrays() const {
+  prefetchObject(*chassis_);
   prefetchArray(wheelSettings_);
   prefetchArray(wheels_);
   prefetchArray(work_);
   prefetchArray(contacts_);
   prefetchObject(*solver_);
+  if (wheelQuery_) prefetchObject(*wheelQuery_);
+}
+
+void RaycastVehicle::prefetchInternals() const {
   solver_->prefetch();
-  if (wheelQuery_) wheelQuery_->prefetch();
+  if (wheelQuery_) wheelQuery_->prefetchArrays();
+}
+
+void RaycastVehicle::prefetchCaches() const {
+  if (wheelQuery_) wheelQuery_->prefetchCaches();
 }
 
 void RaycastVehicle::finishStep(btScalar dt) {

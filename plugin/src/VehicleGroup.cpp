@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "Prefetch.h"
 #include "WorkerPool.h"
 
 namespace raycar {
@@ -29,9 +30,14 @@ void VehicleGroup::removeVehicle(RaycastVehicle& vehicle) {
 
 void VehicleGroup::stepIndependent(int begin, int end) {
   for (int i = begin; i < end; ++i) {
-    // The next car's data is requested while this one works: its memory round trip overlaps.
-    if (i + 1 < end) vehicles_[size_t(i) + 1]->prefetchStepData();
+    // The cars ahead are asked for in stages while this one works, so that their memory round
+    // trips overlap this car's work instead of following it (RaycastVehicle::prefetchArrays).
+    if (i + 3 < end) prefetchObject(*vehicles_[size_t(i) + 3]);
+    if (i + 2 < end) vehicles_[size_t(i) + 2]->prefetchArrays();
+    if (i + 1 < end) vehicles_[size_t(i) + 1]->prefetchInternals();
     RaycastVehicle& vehicle = *vehicles_[size_t(i)];
+    if (i == begin) vehicle.prefetchStepData();
+    vehicle.prefetchCaches();
     Progress& progress = progress_[size_t(i)];
     progress = Progress::Idle;
     if (!vehicle.beginStep(world_, dt_)) continue;

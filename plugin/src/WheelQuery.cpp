@@ -118,8 +118,12 @@ bool WheelQuery::cast(int wheel, const btVector3& from, const btVector3& to,
   return true;
 }
 
-void WheelQuery::prefetch() const {
+void WheelQuery::prefetchArrays() const {
   prefetchArray(caches_);
+  prefetchArray(nearby_.objects());
+}
+
+void WheelQuery::prefetchCaches() const {
   const size_t capacity = size_t(settings_.maxCachedTriangles);
   for (size_t i = 0; i < caches_.size(); ++i) {
     if (!caches_[i].empty()) {

@@ -40,8 +40,10 @@ class WheelQuery {
   // with `offMainThread`, a shape whose ray test is not known to be safe on several threads.
   bool cast(int wheel, const btVector3& from, const btVector3& to, const btVector3& displacement,
             bool offMainThread, WheelRayHit& hit);
-  // Asks the memory system for the caches' leaves (see Prefetch.h).
-  void prefetch() const;
+  // Asks the memory system for this object's arrays, then (once those have arrived) for the
+  // cached leaves and triangles the wheels hold (see Prefetch.h).
+  void prefetchArrays() const;
+  void prefetchCaches() const;
   // Forgets every cached triangle (after a mesh's vertices were changed in place).
   void clear();
   // Triangles cached now, over all wheels (for tests and benchmarks).

@@ -105,7 +105,14 @@ class RaycastVehicle : public btActionInterface {
   // Stages of updateAction, in order. Input shaping and the drivetrain live in
   // VehicleControl.cpp, the rest in RaycastVehicle.cpp.
   bool beginStep(const btCollisionWorld* world, btScalar dt);  // false: nothing to do this step
-  void prefetchStepData() const;  // asks for the arrays a step reads, all at once
+  // Asking the memory system for what a step reads (Prefetch.h). A lone vehicle asks for it all
+  // as its step begins; VehicleGroup asks in stages a few vehicles ahead, each stage reading
+  // only what the stage before asked for, so that nothing waits: the vehicle object itself, the
+  // arrays it points to, the solver's and wheel query's arrays, the cached ground triangles.
+  void prefetchStepData() const;
+  void prefetchArrays() const;
+  void prefetchInternals() const;
+  void prefetchCaches() const;
   void shapeInput(btScalar dt);
   // Stage 2 in three parts: the cached queries (any thread; wheels they cannot answer are left
   // pending), the full rayTests of the pending wheels (main thread), the hits into the wheels.
