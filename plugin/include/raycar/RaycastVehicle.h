@@ -102,9 +102,6 @@ class RaycastVehicle : public btActionInterface {
  private:
   friend class VehicleGroup;  // runs the stages below for many vehicles, spread over threads
 
-  // Stages of updateAction, in order. Input shaping and the drivetrain live in
-  // VehicleControl.cpp, the rest in RaycastVehicle.cpp.
-  bool beginStep(const btCollisionWorld* world, btScalar dt);  // false: nothing to do this step
   // Asking the memory system for what a step reads (Prefetch.h). A lone vehicle asks for it all
   // as its step begins; VehicleGroup asks in stages a few vehicles ahead, each stage reading
   // only what the stage before asked for, so that nothing waits: the vehicle object itself, the
@@ -113,6 +110,10 @@ class RaycastVehicle : public btActionInterface {
   void prefetchArrays() const;
   void prefetchInternals() const;
   void prefetchCaches() const;
+
+  // Stages of updateAction, in order. Input shaping and the drivetrain live in
+  // VehicleControl.cpp, the rest in RaycastVehicle.cpp.
+  bool beginStep(const btCollisionWorld* world, btScalar dt);  // false: nothing to do this step
   void shapeInput(btScalar dt);
   // Stage 2 in three parts: the cached queries (any thread; wheels they cannot answer are left
   // pending), the full rayTests of the pending wheels (main thread), the hits into the wheels.
