@@ -9,6 +9,7 @@
 #include <new>
 
 #include "TestWorld.h"
+#include "raycar/VehicleGroup.h"
 
 namespace {
 std::atomic<bool> counting{false};
@@ -93,5 +94,44 @@ TEST_CASE("updateAction makes no heap allocation, on static and on dynamic groun
   counting = false;
   ::operator delete(probe);
   CHECK(allocations.load() >= 1);
+  world.world().removeAction(&counted);
+}
+
+TEST_CASE("a vehicle group on two threads makes no heap allocation per step") {
+  TestWorld world;
+  world.addHillMesh(40, 1, btTransform::getIdentity(), 1);
+  btRigidBody* slab = world.addBox(300, btVector3(1.5f, 0.1f, 2.5f),
+                                   btTransform(btQuaternion::getIdentity(), btVector3(-6, 1.2f, -3)), 1);
+  slab->setActivationState(DISABLE_DEACTIVATION);
+  CarSpec spec;
+  VehicleGroup group(2, 1);  // threads even for 8 cars
+  for (int i = 0; i < 8; ++i) {
+    const btTransform pose(btQuaternion::getIdentity(), btVector3(-6 + 6 * (i % 3), 2.2f, -3 + 6 * (i / 3)));
+    btRigidBody* chassis = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), pose, 0.5f);
+    chassis->setActivationState(DISABLE_DEACTIVATION);
+    DriverInput input;
+    input.pedal = i == 0 ? 0 : 0.4f;  // the first car stays on the slab
+    input.steer = 0.2f;
+    group.addVehicle(*chassis, makeCarSettings(spec)).setInput(input);
+  }
+  class CountingGroup final : public btActionInterface {
+   public:
+    explicit CountingGroup(VehicleGroup& group) : group_(group) {}
+    void updateAction(btCollisionWorld* world, btScalar dt) override {
+      counting = true;
+      group_.updateAction(world, dt);
+      counting = false;
+    }
+    void debugDraw(btIDebugDraw*) override {}
+
+   private:
+    VehicleGroup& group_;
+  } counted(group);
+  world.world().addAction(&counted);
+  for (int i = 0; i < 120; ++i) world.step(1.0f / 120);
+  REQUIRE(group.vehicle(0).wheelState(0).groundObject == slab);
+  allocations = 0;
+  for (int i = 0; i < 240; ++i) world.step(1.0f / 120);
+  CHECK(allocations.load() == 0);
   world.world().removeAction(&counted);
 }

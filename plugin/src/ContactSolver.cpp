@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "Prefetch.h"
+
 namespace raycar {
 namespace {
 // On the falling branch of a friction curve 1 + K dt w can approach 0 (or go below: the law
@@ -26,36 +28,45 @@ void SolverBody::load(btRigidBody* rigidBody, btScalar dt) {
 
 void ContactSolver::reserve(size_t wheelCount) {
   groundBodies_.reserve(wheelCount);
-  longitudinalInverseMass_.assign(wheelCount, 0);
-  lateralInverseMass_.assign(wheelCount, 0);
-  normalInverseMass_.assign(wheelCount, 0);
+  rows_.resize(wheelCount);
+  trials_.resize(wheelCount);
 }
 
-btVector3 ContactSolver::relativeVelocity(const SolverBody& chassis,
-                                          const WheelContact& contact) const {
-  const btVector3 ground = contact.groundBody >= 0
-                               ? groundBodies_[contact.groundBody].velocityAt(contact.groundArm)
-                               : contact.groundVelocity;
-  return chassis.velocityAt(contact.chassisArm) - ground;
+void ContactSolver::prefetch() const {
+  prefetchArray(rows_);
+  prefetchArray(trials_);
 }
 
-void ContactSolver::applyContactImpulse(SolverBody& chassis, WheelContact& contact,
-                                        const btVector3& impulse) {
-  chassis.applyImpulse(impulse, contact.chassisArm);
-  if (contact.groundBody >= 0)
-    groundBodies_[contact.groundBody].applyImpulse(-impulse, contact.groundArm);
+void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& contact,
+                             const btVector3& direction, ContactRow& row) const {
+  row.direction = direction;
+  row.chassisAngular = contact.chassisArm.cross(direction);
+  row.chassisTurn = chassis.inverseInertia * row.chassisAngular;
+  row.inverseMass = chassis.inverseMass + row.chassisAngular.dot(row.chassisTurn);
+  if (contact.groundBody < 0) {
+    row.groundSpeed = contact.groundVelocity.dot(direction);
+    return;
+  }
+  const SolverBody& ground = groundBodies_[contact.groundBody];
+  row.groundAngular = contact.groundArm.cross(direction);
+  row.groundTurn = ground.inverseInertia * row.groundAngular;
+  row.inverseMass += ground.inverseMass + row.groundAngular.dot(row.groundTurn);
 }
 
 void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
                           std::vector<SpinCoupling>& couplings, btScalar dt, int iterations,
-                          btScalar bumpStopErrorReduction) {
+                          btScalar bumpStopErrorReduction, btScalar tolerance) {
   const size_t count = contacts.size();
   for (SpinCoupling& coupling : couplings) coupling.impulse = 0;
   for (WheelContact& contact : contacts) {
-    contact.suspensionImpulse = 0;
+    // A contact that held last step starts from last step's suspension and tire impulses (warm
+    // start); the bump stop is speculative and the brake follows the tire, so both start at 0.
+    if (!(contact.active && contact.warmStart)) {
+      contact.suspensionImpulse = 0;
+      contact.longitudinalImpulse = 0;
+      contact.lateralImpulse = 0;
+    }
     contact.bumpStopImpulse = 0;
-    contact.longitudinalImpulse = 0;
-    contact.lateralImpulse = 0;
     contact.brakeImpulse = 0;
   }
   // What gravity and the bodies' other forces will add next substep.
@@ -66,85 +77,118 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
   addPredicted(chassis, 1);
   for (SolverBody& ground : groundBodies_) addPredicted(ground, 1);
 
-  // Effective masses of the rows.
+  // The rows, and the warm-start impulses onto the bodies and wheels.
   for (size_t i = 0; i < count; ++i) {
-    const WheelContact& contact = contacts[i];
+    WheelContact& contact = contacts[i];
     if (!contact.active) continue;
-    auto inverseMass = [&](const btVector3& direction) {
-      btScalar value = chassis.inverseEffectiveMass(direction, contact.chassisArm);
-      if (contact.groundBody >= 0)
-        value += groundBodies_[contact.groundBody].inverseEffectiveMass(direction, contact.groundArm);
-      return value;
-    };
-    normalInverseMass_[i] = inverseMass(contact.normal);
-    lateralInverseMass_[i] = inverseMass(contact.lateral);
-    longitudinalInverseMass_[i] = inverseMass(contact.longitudinal);
+    ContactRows& rows = rows_[i];
+    buildRow(chassis, contact, contact.normal, rows.normal);
+    buildRow(chassis, contact, contact.longitudinal, rows.longitudinal);
+    buildRow(chassis, contact, contact.lateral, rows.lateral);
+    if (!contact.warmStart) continue;
+    applyRow(chassis, contact, rows.normal, contact.suspensionImpulse);
+    applyRow(chassis, contact, rows.longitudinal, contact.longitudinalImpulse);
+    applyRow(chassis, contact, rows.lateral, contact.lateralImpulse);
+    contact.angularSpeed -= contact.longitudinalImpulse * contact.radius * contact.inverseSpinInertia;
   }
 
   // Each sweep: loads first (the friction limits scale with them), then every wheel's
   // longitudinal row, then every lateral row. Solving one wheel completely before the next would
   // let a driven wheel's push yaw the chassis before its partner's push cancels the yaw, and the
-  // stuck lateral rows would keep that as a left-right fight of internal forces.
+  // stuck lateral rows would keep that as a left-right fight of internal forces. The sweeps stop
+  // once one changes no row's impulse by more than tolerance x dt: from last step's impulses a
+  // steadily driving car needs three or four sweeps instead of eight.
+  const btScalar converged = tolerance * dt;
   for (int iteration = 0; iteration < iterations; ++iteration) {
+    btScalar largestChange = 0;
+    auto track = [&largestChange](btScalar before, btScalar after) {
+      largestChange = std::max(largestChange, std::fabs(after - before));
+    };
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) {
         solveAirborneBrake(contact);
         continue;
       }
-      solveSuspension(chassis, contact, i, dt);
-      if (contact.bumpStopActive) solveBumpStop(chassis, contact, i, dt, bumpStopErrorReduction);
+      const btScalar normalBefore = contact.normalImpulse();
+      solveSuspension(chassis, contact, rows_[i], dt);
+      if (contact.bumpStopActive)
+        solveBumpStop(chassis, contact, rows_[i], dt, bumpStopErrorReduction);
+      track(normalBefore, contact.normalImpulse());
       setFrictionLimits(contact, dt);
     }
+    // Friction rows: each wheel's tire law is evaluated for the state at the start of the pass,
+    // all wheels together (independent work the processor overlaps), then the rows are solved in
+    // order, each with its law moved along its slope to the contact speed it sees by then. A
+    // converged sweep moves nothing, so the answer is the law's own; only the way there differs
+    // from evaluating each row just before solving it.
+    for (size_t i = 0; i < count; ++i)
+      if (contacts[i].active) trials_[i] = longitudinalTrial(chassis, contacts[i], rows_[i], dt);
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
-      if (contact.active)
-        commit(chassis, contact, longitudinalCandidate(chassis, contact, i, dt), contact.lateralImpulse);
+      if (!contact.active) continue;
+      const btScalar before = contact.longitudinalImpulse;
+      const btScalar speed = rowSpeed(chassis, contact, rows_[i].longitudinal);
+      commit(chassis, contact, rows_[i], candidate(trials_[i], before, speed, dt),
+             contact.lateralImpulse);
+      track(before, contact.longitudinalImpulse);
     }
+    for (size_t i = 0; i < count; ++i)
+      if (contacts[i].active) trials_[i] = lateralTrial(chassis, contacts[i], rows_[i]);
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
-      if (contact.active)
-        commit(chassis, contact, contact.longitudinalImpulse, lateralCandidate(chassis, contact, i, dt));
+      if (!contact.active) continue;
+      const btScalar before = contact.lateralImpulse;
+      const btScalar speed = rowSpeed(chassis, contact, rows_[i].lateral);
+      commit(chassis, contact, rows_[i], contact.longitudinalImpulse,
+             candidate(trials_[i], before, speed, dt));
+      track(before, contact.lateralImpulse);
     }
-    for (SpinCoupling& coupling : couplings) solveCoupling(coupling, contacts);
+    for (SpinCoupling& coupling : couplings) {
+      const btScalar before = coupling.impulse;
+      solveCoupling(coupling, contacts);
+      track(before, coupling.impulse);
+    }
+    if (largestChange <= converged) break;
   }
 
-  for (WheelContact& contact : contacts) {
+  for (size_t i = 0; i < count; ++i) {
+    WheelContact& contact = contacts[i];
+    contact.warmStart = contact.active;
     if (!contact.active) continue;
-    const btVector3 velocity = relativeVelocity(chassis, contact);
-    contact.forwardSpeed = velocity.dot(contact.longitudinal);
-    contact.lateralSpeed = velocity.dot(contact.lateral);
+    contact.forwardSpeed = rowSpeed(chassis, contact, rows_[i].longitudinal);
+    contact.lateralSpeed = rowSpeed(chassis, contact, rows_[i].lateral);
   }
   addPredicted(chassis, -1);
   for (SolverBody& ground : groundBodies_) addPredicted(ground, -1);
 }
 
-void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact, size_t index,
-                                    btScalar dt) {
+void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,
+                                    const ContactRows& rows, btScalar dt) {
   // lambda = (F_spring + c v) dt, v = compression speed after the impulses:
   // v = -(relative velocity . n) / cos, and an impulse d lambda changes it by -w d lambda / cos.
   const btScalar compressionSpeed =
-      -relativeVelocity(chassis, contact).dot(contact.normal) / contact.rayCosine;
+      -rowSpeed(chassis, contact, rows.normal) / contact.rayCosine;
   const btScalar wanted = (contact.springForce + contact.damping * compressionSpeed) * dt;
   const btScalar denominator =
-      1 + contact.damping * dt * normalInverseMass_[index] / contact.rayCosine;
+      1 + contact.damping * dt * rows.normal.inverseMass / contact.rayCosine;
   const btScalar impulse = std::max(
       btScalar(0), contact.suspensionImpulse + (wanted - contact.suspensionImpulse) / denominator);
-  applyContactImpulse(chassis, contact, contact.normal * (impulse - contact.suspensionImpulse));
+  applyRow(chassis, contact, rows.normal, impulse - contact.suspensionImpulse);
   contact.suspensionImpulse = impulse;
 }
 
-void ContactSolver::solveBumpStop(SolverBody& chassis, WheelContact& contact, size_t index,
-                                  btScalar dt, btScalar errorReduction) {
+void ContactSolver::solveBumpStop(SolverBody& chassis, WheelContact& contact,
+                                  const ContactRows& rows, btScalar dt, btScalar errorReduction) {
   // An inelastic stop: the contact may close at most its remaining gap in one step, and pushes
   // out a fraction of any overlap; the accumulated impulse only pushes.
-  const btScalar separationSpeed = relativeVelocity(chassis, contact).dot(contact.normal);
+  const btScalar separationSpeed = rowSpeed(chassis, contact, rows.normal);
   const btScalar gap = contact.bumpStopGap;
   const btScalar targetSpeed = gap >= 0 ? -gap / dt : -errorReduction * gap / dt;
   const btScalar impulse =
       std::max(btScalar(0), contact.bumpStopImpulse +
-                                (targetSpeed - separationSpeed) / normalInverseMass_[index]);
-  applyContactImpulse(chassis, contact, contact.normal * (impulse - contact.bumpStopImpulse));
+                                (targetSpeed - separationSpeed) / rows.normal.inverseMass);
+  applyRow(chassis, contact, rows.normal, impulse - contact.bumpStopImpulse);
   contact.bumpStopImpulse = impulse;
 }
 
@@ -154,6 +198,7 @@ void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
   if (contact.boxFriction) {
     // Seed 001: the same limit in both directions (isotropic).
     contact.longitudinalLimit = contact.lateralLimit = longitudinalPeak * contact.coulombScale;
+    setInverseLimits(contact);
     return;
   }
   contact.longitudinalLimit = longitudinalPeak;
@@ -161,6 +206,12 @@ void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
   // Static rows slide at the dynamic friction; the tire's laws carry their own.
   if (contact.staticLongitudinal) contact.longitudinalLimit *= contact.coulombScale;
   if (contact.staticLateral) contact.lateralLimit *= contact.coulombScale;
+  setInverseLimits(contact);
+}
+
+void ContactSolver::setInverseLimits(WheelContact& contact) {
+  contact.inverseLongitudinalLimit = contact.longitudinalLimit > 0 ? 1 / contact.longitudinalLimit : 0;
+  contact.inverseLateralLimit = contact.lateralLimit > 0 ? 1 / contact.lateralLimit : 0;
 }
 
 void ContactSolver::solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts) {
@@ -203,77 +254,121 @@ btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar im
   return slip > 0 ? std::max(newton, stick) : std::min(newton, stick);
 }
 
+bool ContactSolver::brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
+                                   btScalar brakeLimit, btScalar radius) {
+  // The held candidate is impulse + rowStep(). A tire's force opposes its slip, and rowStep's
+  // Newton denominator is at least kMinimumNewtonDenominator, so while the contact slides
+  // forward (slip > 0) the step is at most max(0, -impulse) / kMinimumNewtonDenominator, and
+  // backward at least the mirror of that; the friction limits only shrink it. Holding needs
+  // candidate x R within the brake's limit of the wheel's spin impulse. When even the bound
+  // misses that (a wheel rolling with only rolling resistance as its brake), the trial - a tire
+  // evaluation - cannot succeed and is skipped. The slack keeps rounding from deciding.
+  const btScalar slack = btScalar(1e-3) * (std::fabs(spinImpulse) + brakeLimit) + btScalar(1e-6);
+  const btScalar reach = 1 / kMinimumNewtonDenominator;
+  if (slip > 0) {
+    const btScalar largest = impulse + reach * std::max(btScalar(0), -impulse);
+    return std::max(largest, btScalar(0)) * radius >= spinImpulse - brakeLimit - slack;
+  }
+  if (slip < 0) {
+    const btScalar smallest = impulse - reach * std::max(btScalar(0), impulse);
+    return std::min(smallest, btScalar(0)) * radius <= spinImpulse + brakeLimit + slack;
+  }
+  return true;
+}
+
 btScalar ContactSolver::freeSpin(const WheelContact& contact) const {
   return contact.angularSpeed - contact.brakeImpulse * contact.inverseSpinInertia +
          contact.longitudinalImpulse * contact.radius * contact.inverseSpinInertia;
 }
 
-btScalar ContactSolver::longitudinalCandidate(const SolverBody& chassis,
-                                              const WheelContact& contact, size_t index,
-                                              btScalar dt) const {
-  const btVector3 velocity = relativeVelocity(chassis, contact);
-  const btScalar forwardSpeed = velocity.dot(contact.longitudinal);
-  const btScalar lateralSlip = velocity.dot(contact.lateral);
-  const btScalar chassisMass = longitudinalInverseMass_[index];
+ContactSolver::RowTrial ContactSolver::longitudinalTrial(const SolverBody& chassis,
+                                                       const WheelContact& contact,
+                                                       const ContactRows& rows, btScalar dt) const {
+  RowTrial trial;
+  trial.speed = rowSpeed(chassis, contact, rows.longitudinal);
+  const btScalar lateralSlip = rowSpeed(chassis, contact, rows.lateral);
+  const btScalar chassisMass = rows.longitudinal.inverseMass;
   const btScalar radius = contact.radius;
   const btScalar inverseInertia = contact.inverseSpinInertia;
-  const bool sticks = contact.boxFriction || contact.staticLongitudinal;
-  auto candidate = [&](btScalar slip, btScalar inverseMass) {
-    const FrictionLaw law =
-        sticks ? FrictionLaw{} : contact.tire->longitudinal(contact.tireContact, slip, lateralSlip);
-    return contact.longitudinalImpulse +
-           rowStep(law, sticks, contact.longitudinalImpulse, slip, inverseMass, dt);
+  trial.sticks = contact.boxFriction || contact.staticLongitudinal;
+  auto evaluate = [&](btScalar slip, btScalar inverseMass) {
+    trial.slip = slip;
+    trial.inverseMass = inverseMass;
+    trial.law = trial.sticks ? FrictionLaw{}
+                             : contact.tire->longitudinal(contact.tireContact, slip, lateralSlip);
+    return trial;
   };
   // First try the wheel held still by its brake (or locked by the handbrake): the row then sees
   // the chassis alone. A wheel without brake torque is never held.
-  if (inverseInertia == 0) return candidate(forwardSpeed, chassisMass);
+  if (inverseInertia == 0) return evaluate(trial.speed, chassisMass);
   const btScalar spinFree = freeSpin(contact);
-  if (contact.brakeImpulseLimit > 0) {
-    const btScalar held = candidate(forwardSpeed, chassisMass);
-    const btScalar holdingBrake = held * radius - spinFree / inverseInertia;
-    if (std::fabs(holdingBrake) <= contact.brakeImpulseLimit) return held;
+  const btScalar spinImpulse = spinFree / inverseInertia;  // N m s that would stop the wheel
+  if (contact.brakeImpulseLimit > 0 &&
+      brakeCouldHold(contact.longitudinalImpulse, trial.speed, spinImpulse,
+                     contact.brakeImpulseLimit, radius)) {
+    // Whether the brake holds depends on the impulse the tire really transmits: the candidate
+    // as commit() will limit it.
+    evaluate(trial.speed, chassisMass);
+    const btScalar held = candidate(trial, contact.longitudinalImpulse, trial.speed, dt);
+    const btScalar holdingBrake =
+        frictionLimited(contact, held, contact.lateralImpulse).longitudinal * radius - spinImpulse;
+    if (std::fabs(holdingBrake) <= contact.brakeImpulseLimit) return trial;
   }
   // The brake cannot hold it: the wheel turns against the brake at the brake's limit, which
   // opposes the spin the wheel would have without it.
   const btScalar spinWithoutBrake = spinFree - contact.longitudinalImpulse * radius * inverseInertia;
   const btScalar brake = -std::copysign(contact.brakeImpulseLimit, spinWithoutBrake);
   const btScalar spin = spinWithoutBrake + brake * inverseInertia;
-  return candidate(forwardSpeed - radius * spin, chassisMass + radius * radius * inverseInertia);
+  return evaluate(trial.speed - radius * spin, chassisMass + radius * radius * inverseInertia);
 }
 
-btScalar ContactSolver::lateralCandidate(const SolverBody& chassis, const WheelContact& contact,
-                                         size_t index, btScalar dt) const {
-  const btVector3 velocity = relativeVelocity(chassis, contact);
-  const btScalar slip = velocity.dot(contact.lateral);
+ContactSolver::RowTrial ContactSolver::lateralTrial(const SolverBody& chassis,
+                                                  const WheelContact& contact,
+                                                  const ContactRows& rows) const {
+  RowTrial trial;
+  trial.speed = trial.slip = rowSpeed(chassis, contact, rows.lateral);
   const btScalar longitudinalSlip =
-      velocity.dot(contact.longitudinal) - contact.radius * contact.angularSpeed;
-  const bool sticks = contact.boxFriction || contact.staticLateral;
-  const FrictionLaw law =
-      sticks ? FrictionLaw{} : contact.tire->lateral(contact.tireContact, slip, longitudinalSlip);
-  return contact.lateralImpulse +
-         rowStep(law, sticks, contact.lateralImpulse, slip, lateralInverseMass_[index], dt);
+      rowSpeed(chassis, contact, rows.longitudinal) - contact.radius * contact.angularSpeed;
+  trial.sticks = contact.boxFriction || contact.staticLateral;
+  trial.inverseMass = rows.lateral.inverseMass;
+  if (!trial.sticks)
+    trial.law = contact.tire->lateral(contact.tireContact, trial.slip, longitudinalSlip);
+  return trial;
 }
 
-void ContactSolver::commit(SolverBody& chassis, WheelContact& contact, btScalar longitudinal,
-                           btScalar lateral) {
+btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse, btScalar speed,
+                                  btScalar dt) const {
+  // The row's contact speed moved since its law was evaluated (other wheels' impulses turned the
+  // chassis); the wheel's own part of the slip did not. Follow the law along its slope.
+  const btScalar slip = trial.slip + (speed - trial.speed);
+  FrictionLaw law = trial.law;
+  law.force -= law.stiffness * (slip - trial.slip);
+  return impulse + rowStep(law, trial.sticks, impulse, slip, trial.inverseMass, dt);
+}
+
+ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelContact& contact,
+                                                          btScalar longitudinal,
+                                                          btScalar lateral) const {
   if (contact.boxFriction) {
     // Seed 001's handbrake: each direction on its own, each at the (x 0.85) limit.
-    longitudinal = std::clamp(longitudinal, -contact.longitudinalLimit, contact.longitudinalLimit);
-    lateral = std::clamp(lateral, -contact.lateralLimit, contact.lateralLimit);
-  } else if (contact.longitudinalLimit <= 0 || contact.lateralLimit <= 0) {
-    longitudinal = 0;
-    lateral = 0;
-  } else {
-    // Friction ellipse (seed 004, step 5): scale both onto the boundary when outside.
-    const btScalar x = longitudinal / contact.longitudinalLimit;
-    const btScalar y = lateral / contact.lateralLimit;
-    const btScalar ellipse = x * x + y * y;
-    if (ellipse > 1) {
-      const btScalar scale = 1 / std::sqrt(ellipse);
-      longitudinal *= scale;
-      lateral *= scale;
-    }
+    return {std::clamp(longitudinal, -contact.longitudinalLimit, contact.longitudinalLimit),
+            std::clamp(lateral, -contact.lateralLimit, contact.lateralLimit)};
   }
+  if (contact.longitudinalLimit <= 0 || contact.lateralLimit <= 0) return {0, 0};
+  // Friction ellipse (seed 004, step 5): scale both onto the boundary when outside.
+  const btScalar x = longitudinal * contact.inverseLongitudinalLimit;
+  const btScalar y = lateral * contact.inverseLateralLimit;
+  const btScalar ellipse = x * x + y * y;
+  if (ellipse <= 1) return {longitudinal, lateral};
+  const btScalar scale = 1 / std::sqrt(ellipse);
+  return {longitudinal * scale, lateral * scale};
+}
+
+void ContactSolver::commit(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+                           btScalar longitudinalWanted, btScalar lateralWanted) {
+  const FrictionPair limited = frictionLimited(contact, longitudinalWanted, lateralWanted);
+  const btScalar longitudinal = limited.longitudinal;
+  const btScalar lateral = limited.lateral;
   // The wheel's spin and brake for the new friction impulse.
   const btScalar inverseInertia = contact.inverseSpinInertia;
   if (inverseInertia > 0) {
@@ -289,9 +384,8 @@ void ContactSolver::commit(SolverBody& chassis, WheelContact& contact, btScalar 
           spinFree + (contact.brakeImpulse - longitudinal * contact.radius) * inverseInertia;
     }
   }
-  applyContactImpulse(chassis, contact,
-                      contact.longitudinal * (longitudinal - contact.longitudinalImpulse) +
-                          contact.lateral * (lateral - contact.lateralImpulse));
+  applyRow(chassis, contact, rows.longitudinal, longitudinal - contact.longitudinalImpulse);
+  applyRow(chassis, contact, rows.lateral, lateral - contact.lateralImpulse);
   contact.longitudinalImpulse = longitudinal;
   contact.lateralImpulse = lateral;
 }

@@ -27,6 +27,10 @@
 // friction limit, which a slip law cannot give (its force needs slip, so a parked car would
 // creep, and with the slip epsilons a launching wheel's slip ratio swings by 100% per step).
 //
+// Each step starts from the previous step's suspension and tire impulses (warm start) and sweeps
+// until a sweep changes no row's impulse by more than ContactSolverSettings::tolerance x dt, at
+// most `iterations` times. The rows' Jacobians are computed once per step (ContactRow).
+//
 // Velocities are worked on as copies and include the velocity change the bodies' current forces
 // (gravity) will add in the next substep, so that friction cancels the slope's pull before it
 // moves the car: a parked car on a slope stays put rather than creeping g sin(theta) dt^2 a step.
@@ -59,11 +63,6 @@ struct SolverBody {
     linearVelocity += impulse * inverseMass;
     angularVelocity += inverseInertia * arm.cross(impulse);
   }
-  // 1 / effective mass of a unit impulse along `direction` at `arm`.
-  btScalar inverseEffectiveMass(const btVector3& direction, const btVector3& arm) const {
-    const btVector3 angular = arm.cross(direction);
-    return inverseMass + angular.dot(inverseInertia * angular);
-  }
 };
 
 // One wheel's contact, filled by the vehicle before the solve; the impulses are the results.
@@ -95,6 +94,7 @@ struct WheelContact {
   bool boxFriction = false;        // handbraked: seed 001's independent directions
   bool staticLongitudinal = false;  // below stickSpeed: the row sticks up to the limit
   bool staticLateral = false;
+  bool warmStart = false;          // active in the previous step: start from its impulses
   // Results (impulses over the step)
   btScalar suspensionImpulse = 0;  // N s along the normal
   btScalar bumpStopImpulse = 0;    // N s along the normal
@@ -105,6 +105,8 @@ struct WheelContact {
   btScalar lateralSpeed = 0;       // m/s after the solve, along `lateral`
   btScalar longitudinalLimit = 0;  // N s: friction ellipse semi-axes (or box half-widths)
   btScalar lateralLimit = 0;
+  btScalar inverseLongitudinalLimit = 0;  // 1 / the limits (0 for a zero limit)
+  btScalar inverseLateralLimit = 0;
   btScalar normalImpulse() const { return suspensionImpulse + bumpStopImpulse; }
 };
 
@@ -117,47 +119,108 @@ struct SpinCoupling {
   btScalar impulse = 0;  // result: N m s from B to A
 };
 
+// One direction of a wheel's contact (normal, longitudinal or lateral) as the solve sees it,
+// computed once per step: the velocity along it is two dot products per body, and an impulse
+// along it moves each body by a precomputed amount.
+struct ContactRow {
+  btVector3 direction{0, 0, 0};       // world, unit; the chassis is pushed along +direction
+  btVector3 chassisAngular{0, 0, 0};  // chassis arm x direction
+  btVector3 chassisTurn{0, 0, 0};     // chassis inverse inertia x chassisAngular
+  btVector3 groundAngular{0, 0, 0};   // ground arm x direction (dynamic ground only)
+  btVector3 groundTurn{0, 0, 0};      // ground inverse inertia x groundAngular
+  btScalar groundSpeed = 0;           // static or kinematic ground's velocity along direction
+  btScalar inverseMass = 0;           // 1 / effective mass, chassis and ground (not the wheel)
+};
+
 class ContactSolver {
  public:
   // Reserves room for `wheelCount` wheels, so that solve() never allocates.
   void reserve(size_t wheelCount);
 
+  // Asks the memory system for the solver's per-contact arrays (see Prefetch.h).
+  void prefetch() const;
   // Ground bodies the contacts refer to by index (dynamic bodies only).
   std::vector<SolverBody>& groundBodies() { return groundBodies_; }
 
   // Solves and leaves the new velocities in `chassis` and the ground bodies (predicted changes
-  // removed again) and the impulses in `contacts`.
+  // removed again) and the impulses in `contacts`. At most `iterations` sweeps; fewer once a
+  // sweep changes no impulse by more than `tolerance` (N) x dt.
   void solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
              std::vector<SpinCoupling>& couplings, btScalar dt, int iterations,
-             btScalar bumpStopErrorReduction);
+             btScalar bumpStopErrorReduction, btScalar tolerance);
 
  private:
-  void applyContactImpulse(SolverBody& chassis, WheelContact& contact, const btVector3& impulse);
-  btVector3 relativeVelocity(const SolverBody& chassis, const WheelContact& contact) const;
-  void solveSuspension(SolverBody& chassis, WheelContact& contact, size_t index, btScalar dt);
-  void solveBumpStop(SolverBody& chassis, WheelContact& contact, size_t index, btScalar dt,
-                     btScalar errorReduction);
+  struct ContactRows {
+    ContactRow normal, longitudinal, lateral;
+  };
+  void buildRow(const SolverBody& chassis, const WheelContact& contact, const btVector3& direction,
+                ContactRow& row) const;
+  // Velocity of the chassis' contact point over the ground along the row's direction (m/s).
+  btScalar rowSpeed(const SolverBody& chassis, const WheelContact& contact,
+                    const ContactRow& row) const {
+    btScalar speed = chassis.linearVelocity.dot(row.direction) +
+                     chassis.angularVelocity.dot(row.chassisAngular);
+    if (contact.groundBody < 0) return speed - row.groundSpeed;
+    const SolverBody& ground = groundBodies_[contact.groundBody];
+    return speed - ground.linearVelocity.dot(row.direction) -
+           ground.angularVelocity.dot(row.groundAngular);
+  }
+  // An impulse (N s) along the row on the chassis, and its opposite on a dynamic ground body.
+  void applyRow(SolverBody& chassis, const WheelContact& contact, const ContactRow& row,
+                btScalar impulse) {
+    chassis.linearVelocity += row.direction * (impulse * chassis.inverseMass);
+    chassis.angularVelocity += row.chassisTurn * impulse;
+    if (contact.groundBody < 0) return;
+    SolverBody& ground = groundBodies_[contact.groundBody];
+    ground.linearVelocity -= row.direction * (impulse * ground.inverseMass);
+    ground.angularVelocity -= row.groundTurn * impulse;
+  }
+  void solveSuspension(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+                       btScalar dt);
+  void solveBumpStop(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+                     btScalar dt, btScalar errorReduction);
   void setFrictionLimits(WheelContact& contact, btScalar dt);
+  static void setInverseLimits(WheelContact& contact);
   void solveAirborneBrake(WheelContact& contact);
   void solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts);
   // Impulse change of one friction row with slip velocity `slip` and inverse mass.
   btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
                    btScalar inverseMass, btScalar dt) const;
+  // False only when holding the wheel still cannot be within the brake's limit, whatever the
+  // tire gives (spinImpulse: the free spin over the inverse spin inertia, N m s).
+  static bool brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
+                             btScalar brakeLimit, btScalar radius);
   // The wheel's spin without its brake and friction impulses of this step (drive torque only).
   btScalar freeSpin(const WheelContact& contact) const;
-  // New total impulses the rows ask for, before the friction limits.
-  btScalar longitudinalCandidate(const SolverBody& chassis, const WheelContact& contact,
-                                 size_t index, btScalar dt) const;
-  btScalar lateralCandidate(const SolverBody& chassis, const WheelContact& contact, size_t index,
-                            btScalar dt) const;
+  // A friction row's tire law, evaluated at `slip` when the row's contact speed was `speed`.
+  struct RowTrial {
+    FrictionLaw law;
+    btScalar slip = 0;         // m/s
+    btScalar speed = 0;        // m/s
+    btScalar inverseMass = 0;  // of the row as solved (with the wheel's spin when it turns)
+    bool sticks = false;
+  };
+  RowTrial longitudinalTrial(const SolverBody& chassis, const WheelContact& contact,
+                             const ContactRows& rows, btScalar dt) const;
+  RowTrial lateralTrial(const SolverBody& chassis, const WheelContact& contact,
+                        const ContactRows& rows) const;
+  // The new total impulse a row asks for (before the friction limits) at contact speed `speed`.
+  btScalar candidate(const RowTrial& trial, btScalar impulse, btScalar speed, btScalar dt) const;
+  // The pair of friction impulses after the friction ellipse (or the handbrake's box).
+  struct FrictionPair {
+    btScalar longitudinal;
+    btScalar lateral;
+  };
+  FrictionPair frictionLimited(const WheelContact& contact, btScalar longitudinal,
+                               btScalar lateral) const;
   // Applies the friction limits, settles the wheel's spin against its brake, and applies the
   // change of impulse to the bodies.
-  void commit(SolverBody& chassis, WheelContact& contact, btScalar longitudinal, btScalar lateral);
+  void commit(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+              btScalar longitudinal, btScalar lateral);
 
   std::vector<SolverBody> groundBodies_;
-  std::vector<btScalar> longitudinalInverseMass_;  // chassis and ground only, not the wheel
-  std::vector<btScalar> lateralInverseMass_;
-  std::vector<btScalar> normalInverseMass_;
+  std::vector<ContactRows> rows_;  // per contact, this step
+  std::vector<RowTrial> trials_;   // per contact, this pass
 };
 
 }  // namespace raycar

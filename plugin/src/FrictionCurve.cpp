@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 namespace raycar {
 
@@ -62,44 +63,81 @@ btScalar magicFormula(const MagicFormula& mf, btScalar x) {
   return mf.peakD * std::sin(mf.shapeC * std::atan(bx - mf.curvatureE * (bx - std::atan(bx))));
 }
 
+
 }  // namespace
 
-FrictionCurve::FrictionCurve(const FrictionCurveSettings& settings) {
+bool describeSameCurve(const FrictionCurveSettings& a, const FrictionCurveSettings& b) {
+  if (a.form != b.form) return false;
+  if (a.form == FrictionCurveSettings::Form::MagicFormula) {
+    const MagicFormula& x = a.magicFormula;
+    const MagicFormula& y = b.magicFormula;
+    return x.stiffnessB == y.stiffnessB && x.shapeC == y.shapeC && x.peakD == y.peakD &&
+           x.curvatureE == y.curvatureE && a.maxSlip == b.maxSlip;
+  }
+  return std::equal(a.points.begin(), a.points.end(), b.points.begin(), b.points.end(),
+                    [](const CurvePoint& p, const CurvePoint& q) {
+                      return p.slip == q.slip && p.friction == q.friction;
+                    });
+}
+
+std::shared_ptr<const FrictionCurve::Table> FrictionCurve::sharedTable(
+    const FrictionCurveSettings& settings) {
+  // Curves are built when vehicles are, possibly on several threads; never per step.
+  static std::mutex mutex;
+  static std::vector<std::pair<FrictionCurveSettings, std::weak_ptr<const Table>>> tables;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const auto& [known, table] : tables)
+    if (describeSameCurve(known, settings))
+      if (std::shared_ptr<const Table> shared = table.lock()) return shared;
+  tables.erase(std::remove_if(tables.begin(), tables.end(),
+                              [](const auto& entry) { return entry.second.expired(); }),
+               tables.end());
+
+  auto table = std::make_shared<Table>();
   if (settings.form == FrictionCurveSettings::Form::MagicFormula) {
-    inverseSpacing_ = btScalar(kSampleCount) / settings.maxSlip;
+    table->inverseSpacing = btScalar(kSampleCount) / settings.maxSlip;
     for (int i = 0; i <= kSampleCount; ++i) {
       const btScalar x = settings.maxSlip * btScalar(i) / btScalar(kSampleCount);
-      slips_.push_back(x);
-      values_.push_back(magicFormula(settings.magicFormula, x));
+      table->knots.push_back({x, magicFormula(settings.magicFormula, x), 0});
     }
   } else {
-    uniform_ = false;
-    for (const CurvePoint& point : settings.points) {
-      slips_.push_back(point.slip);
-      values_.push_back(point.friction);
-    }
+    table->uniform = false;
+    for (const CurvePoint& point : settings.points)
+      table->knots.push_back({point.slip, point.friction, 0});
   }
-  for (size_t i = 0; i < values_.size(); ++i) {
-    if (values_[i] > peakValue_) {
-      peakValue_ = values_[i];
-      peakSlip_ = slips_[i];
+  std::vector<Knot>& knots = table->knots;
+  for (size_t i = 0; i + 1 < knots.size(); ++i)
+    knots[i].slope = (knots[i + 1].value - knots[i].value) / (knots[i + 1].slip - knots[i].slip);
+  knots.shrink_to_fit();
+  tables.emplace_back(settings, table);
+  return table;
+}
+
+FrictionCurve::FrictionCurve(const FrictionCurveSettings& settings)
+    : table_(sharedTable(settings)) {
+  for (const Knot& knot : table_->knots) {
+    if (knot.value > peakValue_) {
+      peakValue_ = knot.value;
+      peakSlip_ = knot.slip;
     }
   }
 }
 
 FrictionCurve::Sample FrictionCurve::evaluate(btScalar slip) const {
+  const std::vector<Knot>& knots = table_->knots;
   const btScalar sign = slip < 0 ? btScalar(-1) : btScalar(1);
   const btScalar magnitude = std::fabs(slip);
-  if (!(magnitude < slips_.back())) return {sign * values_.back(), 0};  // also NaN
+  if (!(magnitude < knots.back().slip)) return {sign * knots.back().value, 0};  // also NaN
   size_t index;
-  if (uniform_) {
-    index = std::min(size_t(magnitude * inverseSpacing_), slips_.size() - 2);
+  if (table_->uniform) {
+    index = std::min(size_t(magnitude * table_->inverseSpacing), knots.size() - 2);
   } else {
-    index = size_t(std::upper_bound(slips_.begin(), slips_.end(), magnitude) - slips_.begin()) - 1;
+    index = size_t(std::upper_bound(knots.begin(), knots.end(), magnitude,
+                                    [](btScalar value, const Knot& knot) { return value < knot.slip; }) -
+                   knots.begin()) - 1;
   }
-  const btScalar span = slips_[index + 1] - slips_[index];
-  const btScalar slope = (values_[index + 1] - values_[index]) / span;
-  return {sign * (values_[index] + slope * (magnitude - slips_[index])), slope};
+  const Knot& knot = knots[index];
+  return {sign * (knot.value + knot.slope * (magnitude - knot.slip)), knot.slope};
 }
 
 }  // namespace raycar

@@ -7,7 +7,10 @@
 #include <cmath>
 
 #include "ContactSolver.h"
+#include "Prefetch.h"
+#include "WheelQuery.h"
 #include "WheelRaycast.h"
+#include "WheelWork.h"
 #include "raycar/Error.h"
 #include "raycar/StaticLoads.h"
 #include "raycar/Suspension.h"
@@ -69,12 +72,9 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
   wheelSettings_ = settings_.wheels;
   wheels_.resize(count);
   tires_.resize(count);
-  referenceLoads_.resize(count);
-  rayLengthsToContact_.assign(count, 0);
-  rayCosines_.assign(count, 1);
-  groundVelocities_.assign(count, btVector3(0, 0, 0));
-  springForces_.assign(count, 0);
-  rayLengths_.resize(count);
+  work_.resize(count);
+  if (settings_.wheelQuery.cache)
+    wheelQuery_ = std::make_unique<WheelQuery>(int(count), settings_.wheelQuery);
   contacts_.resize(count);
   solver_->reserve(count);
   frontAxleForward_ = rearAxleForward_ = support[0].forward;
@@ -89,8 +89,8 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
     state.damping = rates.damping;
     state.suspensionLength = wheel.suspensionMaxLength;
     tires_[i] = makeTireModel(wheel.tire);
-    referenceLoads_[i] = wheel.tire.referenceLoad > 0 ? wheel.tire.referenceLoad : staticLoads[i];
-    rayLengths_[i] = wheel.suspensionMaxLength + wheel.radius;
+    work_[i].referenceLoad = wheel.tire.referenceLoad > 0 ? wheel.tire.referenceLoad : staticLoads[i];
+    work_[i].rayLength = wheel.suspensionMaxLength + wheel.radius;
     frontAxleForward_ = std::max(frontAxleForward_, support[i].forward);
     rearAxleForward_ = std::min(rearAxleForward_, support[i].forward);
   }
@@ -112,7 +112,7 @@ void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "drive torque");
   if (!std::isfinite(torque))
     throw InputError("wheel " + std::to_string(wheel + 1), "drive torque is not finite");
-  directDrive_[wheel] = torque;
+  work_[wheel].directDrive = torque;
   wake();
 }
 
@@ -121,7 +121,7 @@ void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   if (!std::isfinite(torque) || torque < 0)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "brake torque must be finite and >= 0 N m");
-  directBrake_[wheel] = torque;
+  work_[wheel].directBrake = torque;
   wake();
 }
 
@@ -130,10 +130,10 @@ void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
   if (!std::isfinite(angle) || std::fabs(angle) >= SIMD_HALF_PI)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "steer angle must be finite and within (-pi/2, pi/2) rad");
-  if (angle != 0 && !steered_[wheel])
+  if (angle != 0 && !work_[wheel].steered)
     throw InputError("wheel " + std::to_string(wheel + 1), "is not steered (SteerMode)");
-  wheels_[wheel].steerAngle += angle - directSteer_[wheel];  // shown at once, not next step
-  directSteer_[wheel] = angle;
+  wheels_[wheel].steerAngle += angle - work_[wheel].directSteer;  // shown at once, not next step
+  work_[wheel].directSteer = angle;
   wake();
 }
 
@@ -171,6 +171,14 @@ btVector3 RaycastVehicle::linearVelocity() const {
   return chassis_->getLinearVelocity() + pendingVelocityChange_;
 }
 
+void RaycastVehicle::clearWheelQueryCache() {
+  if (wheelQuery_) wheelQuery_->clear();
+}
+
+int RaycastVehicle::cachedTriangleCount() const {
+  return wheelQuery_ ? wheelQuery_->cachedTriangleCount() : 0;
+}
+
 btScalar RaycastVehicle::forwardSpeed() const { return linearVelocity().dot(worldForward()); }
 
 btTransform RaycastVehicle::wheelWorldTransform(int wheel) const {
@@ -194,14 +202,50 @@ btTransform RaycastVehicle::wheelWorldTransform(int wheel,
 // The step
 
 void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
-  if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return;
+  prefetchStepData();
+  if (!beginStep(world, dt)) return;
+  shapeInput(dt);                      // 1. pedal and steering shaping, wheel steer angles
+  queryWheelRays(*world, false);       // 2. one ray per wheel
+  castPendingWheelRays(*world);
+  applyWheelRays();
+  finishStep(dt);                      // 3.-8.
+}
+
+bool RaycastVehicle::beginStep(const btCollisionWorld* world, btScalar dt) {
+  if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return false;
   const btTransform& transform = chassis_->getWorldTransform();
   if (!isFinite(transform.getOrigin()) || !isFinite(chassis_->getLinearVelocity()) ||
       !isFinite(chassis_->getAngularVelocity()))
-    return;
-  if (!chassis_->isActive()) return;  // asleep: nothing moves until an input wakes it
-  shapeInput(dt);                // 1. pedal and steering shaping, wheel steer angles
-  castWheelRays(*world);        // 2. one ray per wheel
+    return false;
+  return chassis_->isActive();  // asleep: nothing moves until an input wakes it
+}
+
+void RaycastVehicle::prefetchStepData() const {
+  prefetchArrays();
+  prefetchInternals();
+  prefetchCaches();
+}
+
+void RaycastVehicle::prefetchArrays() const {
+  prefetchObject(*chassis_);
+  prefetchArray(wheelSettings_);
+  prefetchArray(wheels_);
+  prefetchArray(work_);
+  prefetchArray(contacts_);
+  prefetchObject(*solver_);
+  if (wheelQuery_) prefetchObject(*wheelQuery_);
+}
+
+void RaycastVehicle::prefetchInternals() const {
+  solver_->prefetch();
+  if (wheelQuery_) wheelQuery_->prefetchArrays();
+}
+
+void RaycastVehicle::prefetchCaches() const {
+  if (wheelQuery_) wheelQuery_->prefetchCaches();
+}
+
+void RaycastVehicle::finishStep(btScalar dt) {
   updateSuspension();           // 3. lengths, compression speeds, loads
   measureContacts();            // 4. contact frames, velocities, friction
   applyDrivetrainAndBrakes(dt);  // 5. powertrain, differentials, brakes -> wheel torques
@@ -210,18 +254,56 @@ void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
   integrateWheelRotation(dt);   // 8. rotation angle for rendering
 }
 
-void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
+void RaycastVehicle::queryWheelRays(const btCollisionWorld& world, bool offMainThread) {
   const btTransform& transform = chassis_->getWorldTransform();
   const btVector3 down = -(transform.getBasis() * settings_.axes.up);
+  btVector3 boxMin, boxMax;  // around all rays
+  for (int i = 0; i < wheelCount(); ++i) {
+    WheelWork& work = work_[i];
+    work.rayFrom = transform * wheelSettings_[i].attachmentPoint;
+    work.rayTo = work.rayFrom + down * work.rayLength;
+    work.rayPending = true;
+    if (i == 0) boxMin = boxMax = work.rayFrom;
+    boxMin.setMin(work.rayFrom);
+    boxMin.setMin(work.rayTo);
+    boxMax.setMax(work.rayFrom);
+    boxMax.setMax(work.rayTo);
+  }
+  if (!wheelQuery_ || wheelCount() == 0 || !wheelQuery_->begin(world, *chassis_, boxMin, boxMax))
+    return;
+  const btVector3 centerOfMass = chassis_->getCenterOfMassPosition();
+  const btScalar lookahead = settings_.wheelQuery.lookahead;
+  for (int i = 0; i < wheelCount(); ++i) {
+    WheelWork& work = work_[i];
+    const btVector3 displacement =
+        chassis_->getVelocityInLocalPoint(work.rayFrom - centerOfMass) * lookahead;
+    work.rayPending =
+        !wheelQuery_->cast(i, work.rayFrom, work.rayTo, displacement, offMainThread, work.rayHit);
+  }
+}
+
+void RaycastVehicle::castPendingWheelRays(btCollisionWorld& world) {
+  for (int i = 0; i < wheelCount(); ++i) {
+    if (!work_[i].rayPending) continue;
+    work_[i].rayHit = castWheelRay(world, work_[i].rayFrom, work_[i].rayTo, chassis_);
+    work_[i].rayPending = 0;
+  }
+}
+
+bool RaycastVehicle::hasPendingWheelRays() const {
+  for (const WheelWork& work : work_)
+    if (work.rayPending) return true;
+  return false;
+}
+
+void RaycastVehicle::applyWheelRays() {
   for (int i = 0; i < wheelCount(); ++i) {
     const WheelSettings& settings = wheelSettings_[i];
     WheelState& state = wheels_[i];
-    const btVector3 from = transform * settings.attachmentPoint;
-    const btVector3 to = from + down * rayLengths_[i];
-    const WheelRayHit hit = castWheelRay(world, from, to, chassis_);
+    const WheelRayHit& hit = work_[i].rayHit;
     state.inContact = hit.hit;
     if (!hit.hit) {
-      state.contactPoint = to;
+      state.contactPoint = work_[i].rayTo;
       state.contactNormal.setZero();
       state.groundObject = nullptr;
       state.suspensionLength = settings.suspensionMaxLength;
@@ -231,11 +313,20 @@ void RaycastVehicle::castWheelRays(btCollisionWorld& world) {
     state.contactNormal = hit.normal;
     state.groundObject = hit.object;
     const btScalar length = hit.distance - settings.radius;
-    rayLengthsToContact_[i] = length;
+    work_[i].lengthToContact = length;
     state.suspensionLength = std::clamp(length, btScalar(0), settings.suspensionMaxLength);
   }
 }
 
+bool RaycastVehicle::standsOnDynamicBody() const {
+  for (const WheelState& state : wheels_) {
+    if (!state.inContact) continue;
+    const btRigidBody* body = btRigidBody::upcast(state.groundObject);
+    if (body != nullptr && !body->isStaticOrKinematicObject() && body->getInvMass() > 0)
+      return true;
+  }
+  return false;
+}
 
 void RaycastVehicle::updateSuspension() {
   const btTransform& transform = chassis_->getWorldTransform();
@@ -247,14 +338,14 @@ void RaycastVehicle::updateSuspension() {
     state.suspensionCompression = settings.suspensionMaxLength - state.suspensionLength;
     state.compressionSpeed = 0;
     if (!state.inContact) continue;
-    groundVelocities_[i] = groundVelocityAt(state.groundObject, state.contactPoint);
-    rayCosines_[i] = std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
+    work_[i].groundVelocity = groundVelocityAt(state.groundObject, state.contactPoint);
+    work_[i].rayCosine = std::max(-down.dot(state.contactNormal), kMinimumRayNormalCosine);
     // d(length)/dt = (v_attachment - v_ground) . n / (-down . n): the ray's hit distance
     // changes by the normal approach speed divided by the ray's cosine to the surface.
     const btVector3 attachment = transform * settings.attachmentPoint;
     const btVector3 relative =
-        chassis_->getVelocityInLocalPoint(attachment - centerOfMass) - groundVelocities_[i];
-    state.compressionSpeed = -relative.dot(state.contactNormal) / rayCosines_[i];
+        chassis_->getVelocityInLocalPoint(attachment - centerOfMass) - work_[i].groundVelocity;
+    state.compressionSpeed = -relative.dot(state.contactNormal) / work_[i].rayCosine;
   }
   for (int i = 0; i < wheelCount(); ++i) {
     WheelState& state = wheels_[i];
@@ -274,7 +365,7 @@ void RaycastVehicle::updateSuspension() {
     if (others > 0 && settings_.stabilizer > 0)
       force += antiRollForce(settings_.stabilizer, state.stiffness, state.suspensionCompression,
                              otherCompression / btScalar(others));
-    springForces_[i] = force;
+    work_[i].springForce = force;
     // The load as the step starts; the solve settles it with the damper's response included.
     state.normalLoad = std::max(btScalar(0), force + state.damping * state.compressionSpeed);
   }
@@ -300,8 +391,13 @@ void RaycastVehicle::measureContacts() {
       continue;
     }
     const btVector3& normal = state.contactNormal;
-    const btScalar steer = state.steerAngle;
-    const btVector3 wheelForward = forward * std::cos(steer) + left * std::sin(steer);
+    WheelWork& work = work_[i];
+    if (state.steerAngle != work.trigSteer) {  // the steering moved: recompute, else reuse
+      work.trigSteer = state.steerAngle;
+      work.steerCos = std::cos(state.steerAngle);
+      work.steerSin = std::sin(state.steerAngle);
+    }
+    const btVector3 wheelForward = forward * work.steerCos + left * work.steerSin;
     btVector3 longitudinal = wheelForward - normal * normal.dot(wheelForward);
     // A wheel whose forward axis stands on the ground's normal (a wall) has no rolling
     // direction: any tangent will do.
@@ -317,7 +413,7 @@ void RaycastVehicle::measureContacts() {
     contact.chassisArm = state.contactPoint - centerOfMass;
 
     const btVector3 relative =
-        chassis_->getVelocityInLocalPoint(contact.chassisArm) - groundVelocities_[i];
+        chassis_->getVelocityInLocalPoint(contact.chassisArm) - work_[i].groundVelocity;
     const btScalar forwardSpeed = relative.dot(longitudinal);
     const btScalar sideSpeed = relative.dot(lateral);
     const btScalar surfaceSlip = forwardSpeed - settings.radius * state.angularSpeed;
@@ -328,7 +424,7 @@ void RaycastVehicle::measureContacts() {
     btScalar friction = std::clamp((settings.tire.friction + groundFriction) / 2,
                                    settings.minFriction, settings.maxFriction);
     friction *= loadSensitivityFactor(settings.tire.loadSensitivity, state.normalLoad,
-                                      referenceLoads_[i]);
+                                      work_[i].referenceLoad);
     // dyn_friction_ratio reduces the friction of sliding Coulomb contacts: static rows, the
     // handbrake's box, tires without slip curves. Slip curves fall to their sliding value
     // themselves.
@@ -384,15 +480,15 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     contact.normal = state.contactNormal;
     // Explicit damping (integration_type 0) folds the measured damper force into the spring's.
     const bool implicitDamper = settings_.solver.implicitDamper;
-    contact.springForce = springForces_[i] + (implicitDamper ? 0 : state.damping * state.compressionSpeed);
+    contact.springForce = work_[i].springForce + (implicitDamper ? 0 : state.damping * state.compressionSpeed);
     contact.damping = implicitDamper ? state.damping : 0;
-    contact.rayCosine = rayCosines_[i];
+    contact.rayCosine = work_[i].rayCosine;
     // The bump stop row joins when full compression is within two steps' closing travel (plus
     // 2 cm); further away it could not act anyway.
-    const btScalar toFullCompression = rayLengthsToContact_[i];
+    const btScalar toFullCompression = work_[i].lengthToContact;
     contact.bumpStopActive =
         toFullCompression < 2 * std::max(state.compressionSpeed, btScalar(0)) * dt + btScalar(0.02);
-    contact.bumpStopGap = toFullCompression * rayCosines_[i];
+    contact.bumpStopGap = toFullCompression * work_[i].rayCosine;
     contact.tire = tires_[i].get();
     contact.boxFriction = state.locked;
     contact.groundBody = -1;
@@ -403,7 +499,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
       if (body.body != ground) body.load(ground, dt);
       contact.groundArm = state.contactPoint - body.centerOfMass;
     } else {
-      contact.groundVelocity = groundVelocities_[i];
+      contact.groundVelocity = work_[i].groundVelocity;
     }
   }
 
@@ -422,7 +518,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
   }
 
   solver_->solve(chassis, contacts_, couplings_, dt, settings_.solver.iterations,
-                 settings_.solver.bumpStopErrorReduction);
+                 settings_.solver.bumpStopErrorReduction, settings_.solver.tolerance);
 
   chassis_->setLinearVelocity(chassis.linearVelocity);
   chassis_->setAngularVelocity(chassis.angularVelocity);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 namespace raycar {
 
@@ -23,7 +24,9 @@ SlipCurveTire::SlipCurveTire(const TireSettings& settings)
     : longitudinalCurve_(settings.longitudinalCurve),
       lateralCurve_(settings.lateralCurve),
       slipRatioEpsilon_(settings.slipRatioEpsilon),
-      slipAngleEpsilon_(settings.slipAngleEpsilon) {}
+      slipAngleEpsilon_(settings.slipAngleEpsilon),
+      inversePeakSlipX_(1 / longitudinalCurve_.peakSlip()),
+      inversePeakSlipY_(1 / lateralCurve_.peakSlip()) {}
 
 btScalar SlipCurveTire::peakLongitudinalForce(const TireContact& contact) const {
   return contact.friction * contact.normalLoad * longitudinalCurve_.peak();
@@ -35,29 +38,29 @@ btScalar SlipCurveTire::peakLateralForce(const TireContact& contact) const {
 
 FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY,
                                        btScalar scale) const {
-  // sigma = (s, tan alpha); rho = |(s / s_peak, alpha / alpha_peak)|.
+  // sigma = (s, tan alpha); rho = |(s / s_peak, alpha / alpha_peak)|. Reciprocals instead of
+  // divisions where they can: this runs a few dozen times per car and step.
   const FrictionCurve& curve = longitudinal ? longitudinalCurve_ : lateralCurve_;
-  const btScalar slipPeakX = longitudinalCurve_.peakSlip();
-  const btScalar slipPeakY = lateralCurve_.peakSlip();
-  const btScalar angle = std::atan(sigmaY);
-  const btScalar normalX = sigmaX / slipPeakX;
-  const btScalar normalY = angle / slipPeakY;
-  const btScalar rho = std::sqrt(normalX * normalX + normalY * normalY);
-  const btScalar magnitude = std::sqrt(sigmaX * sigmaX + sigmaY * sigmaY);
-  if (magnitude < btScalar(1e-7)) {
+  const btScalar normalX = sigmaX * inversePeakSlipX_;
+  const btScalar normalY = std::atan(sigmaY) * inversePeakSlipY_;
+  const btScalar magnitudeSquared = sigmaX * sigmaX + sigmaY * sigmaY;
+  if (magnitudeSquared < btScalar(1e-14)) {
     // At zero slip the force is 0 and its slope the curve's initial slope (alpha = tan alpha).
     return {0, scale * curve.evaluate(0).slope, false};
   }
+  const btScalar rho = std::sqrt(normalX * normalX + normalY * normalY);
+  const btScalar inverseMagnitude = 1 / std::sqrt(magnitudeSquared);
   const btScalar own = longitudinal ? sigmaX : sigmaY;
   const btScalar other = longitudinal ? sigmaY : sigmaX;
-  const btScalar peak = longitudinal ? slipPeakX : slipPeakY;
+  const btScalar peak = longitudinal ? longitudinalCurve_.peakSlip() : lateralCurve_.peakSlip();
   const FrictionCurve::Sample sample = curve.evaluate(rho * peak);
-  const btScalar share = own / magnitude;
+  const btScalar share = own * inverseMagnitude;
   // d rho / d sigma_own: s / (s_peak^2 rho), or alpha / (alpha_peak^2 rho) / (1 + tan^2)
-  const btScalar rhoRate = longitudinal ? normalX / (slipPeakX * rho)
-                                        : normalY / (slipPeakY * rho) / (1 + sigmaY * sigmaY);
+  const btScalar rhoRate = longitudinal
+                               ? normalX * inversePeakSlipX_ / rho
+                               : normalY * inversePeakSlipY_ / (rho * (1 + sigmaY * sigmaY));
   // d (own / |sigma|) / d own = other^2 / |sigma|^3
-  const btScalar shareRate = other * other / (magnitude * magnitude * magnitude);
+  const btScalar shareRate = other * other * inverseMagnitude * inverseMagnitude * inverseMagnitude;
   return {scale * sample.value * share,
           scale * (sample.slope * peak * rhoRate * share + sample.value * shareRate), false};
 }
@@ -66,13 +69,15 @@ FrictionLaw SlipCurveTire::law(const TireContact& contact, bool longitudinal,
                                btScalar longitudinalSlip, btScalar lateralSlip) const {
   // s = -(Vx - R w) / Vref_x and tan alpha = Vy / Vref_y, with the reference speeds (seed 004's
   // epsilons) frozen for the step.
-  const btScalar referenceX = std::max(std::fabs(contact.forwardSpeed), slipRatioEpsilon_);
-  const btScalar referenceY = std::fabs(contact.forwardSpeed) + slipAngleEpsilon_;
-  const FrictionLaw law = combinedLaw(longitudinal, -longitudinalSlip / referenceX,
-                                      lateralSlip / referenceY, contact.friction * contact.normalLoad);
+  const btScalar speed = std::fabs(contact.forwardSpeed);
+  const btScalar inverseReferenceX = 1 / std::max(speed, slipRatioEpsilon_);
+  const btScalar inverseReferenceY = 1 / (speed + slipAngleEpsilon_);
+  const FrictionLaw law =
+      combinedLaw(longitudinal, -longitudinalSlip * inverseReferenceX,
+                  lateralSlip * inverseReferenceY, contact.friction * contact.normalLoad);
   // Both forces oppose their slip velocity; the chain rule divides by the reference speed.
-  return longitudinal ? FrictionLaw{law.force, law.stiffness / referenceX, false}
-                      : FrictionLaw{-law.force, law.stiffness / referenceY, false};
+  return longitudinal ? FrictionLaw{law.force, law.stiffness * inverseReferenceX, false}
+                      : FrictionLaw{-law.force, law.stiffness * inverseReferenceY, false};
 }
 
 FrictionLaw SlipCurveTire::longitudinal(const TireContact& contact, btScalar longitudinalSlip,
@@ -103,11 +108,41 @@ FrictionLaw LinearSideFrictionTire::lateral(const TireContact& contact, btScalar
   return {-stiffness * lateralSlip, stiffness, false};
 }
 
+namespace {
+
+// What a built-in model reads from its settings; models with equal keys behave identically.
+bool sameModel(const TireSettings& a, const TireSettings& b) {
+  if (a.model != b.model) return false;
+  if (a.model == TireModelKind::LinearSideFriction)
+    return a.sideFrictionCoefficient == b.sideFrictionCoefficient;
+  return describeSameCurve(a.longitudinalCurve, b.longitudinalCurve) &&
+         describeSameCurve(a.lateralCurve, b.lateralCurve) &&
+         a.slipRatioEpsilon == b.slipRatioEpsilon && a.slipAngleEpsilon == b.slipAngleEpsilon;
+}
+
+}  // namespace
+
 std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings) {
   if (settings.customModel) return settings.customModel;
+  // Identical tires share one model: the solve asks a tire for its force a few dozen times per
+  // car and step, and a model shared by a whole fleet stays in the cache. Models are built when
+  // vehicles are (possibly on several threads), never per step.
+  static std::mutex mutex;
+  static std::vector<std::pair<TireSettings, std::weak_ptr<const TireModel>>> models;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const auto& [known, model] : models)
+    if (sameModel(known, settings))
+      if (std::shared_ptr<const TireModel> shared = model.lock()) return shared;
+  models.erase(std::remove_if(models.begin(), models.end(),
+                              [](const auto& entry) { return entry.second.expired(); }),
+               models.end());
+  std::shared_ptr<const TireModel> model;
   if (settings.model == TireModelKind::LinearSideFriction)
-    return std::make_shared<LinearSideFrictionTire>(settings.sideFrictionCoefficient);
-  return std::make_shared<SlipCurveTire>(settings);
+    model = std::make_shared<LinearSideFrictionTire>(settings.sideFrictionCoefficient);
+  else
+    model = std::make_shared<SlipCurveTire>(settings);
+  models.emplace_back(settings, model);
+  return model;
 }
 
 std::vector<std::string> validateTire(const TireSettings& settings, const std::string& name) {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ContactSolver.h"
+#include "WheelWork.h"
 #include "raycar/RaycastVehicle.h"
 
 namespace raycar {
@@ -13,21 +14,16 @@ namespace raycar {
 void RaycastVehicle::buildDrivetrainLayout() {
   const size_t count = wheelSettings_.size();
   const btVector3 forward = settings_.axes.forward;
-  steered_.assign(count, 0);
-  frontWheels_.assign(count, 0);
-  directDrive_.assign(count, 0);
-  directBrake_.assign(count, 0);
-  directSteer_.assign(count, 0);
   btScalar steeredSum = 0, referenceSum = 0;
   int steeredCount = 0, referenceCount = 0;
   for (size_t i = 0; i < count; ++i) {
     const WheelSettings& wheel = wheelSettings_[i];
     const btScalar ahead = wheel.attachmentPoint.dot(forward);
-    frontWheels_[i] = ahead > 0;
-    frontWheelCount_ += frontWheels_[i];
-    steered_[i] = wheel.steering == SteerMode::Steered ||
+    work_[i].front = ahead > 0;
+    frontWheelCount_ += work_[i].front;
+    work_[i].steered = wheel.steering == SteerMode::Steered ||
                   (wheel.steering == SteerMode::Automatic && ahead > 0);
-    if (steered_[i]) {
+    if (work_[i].steered) {
       steeredSum += ahead;
       ++steeredCount;
     } else {
@@ -69,7 +65,7 @@ const PowertrainState& RaycastVehicle::powertrain() const { return powertrain_->
 
 bool RaycastVehicle::isSteered(int wheel) const {
   checkWheelIndex(wheel, "steering");
-  return steered_[wheel] != 0;
+  return work_[wheel].steered != 0;
 }
 
 void RaycastVehicle::setInput(const DriverInput& input) {
@@ -93,17 +89,22 @@ void RaycastVehicle::shapeInput(btScalar dt) {
 
   const btVector3 forward = settings_.axes.forward;
   const btVector3 left = -settings_.axes.right();
+  // The wheels' Ackermann angles (a tan and an atan each) change only when the steering does.
+  const bool steeringMoved = steerAngle_ != ackermannSteer_;
+  ackermannSteer_ = steerAngle_;
   for (int i = 0; i < wheelCount(); ++i) {
-    btScalar angle = 0;
-    if (steered_[i]) {
+    WheelWork& work = work_[i];
+    if (steeringMoved && work.steered) {
       const btVector3& point = wheelSettings_[i].attachmentPoint;
-      angle = steering.ackermann
-                  ? ackermannWheelAngle(steerAngle_, point.dot(forward) - steerReferenceForward_,
-                                        steeredAxleForward_ - steerReferenceForward_, point.dot(left))
-                  : steerAngle_;
+      work.geometricSteer =
+          steering.ackermann
+              ? ackermannWheelAngle(steerAngle_, point.dot(forward) - steerReferenceForward_,
+                                    steeredAxleForward_ - steerReferenceForward_, point.dot(left))
+              : steerAngle_;
     }
+    const btScalar angle = work.geometricSteer;
     wheels_[i].steerAngle =
-        std::clamp(angle + directSteer_[i], -SIMD_HALF_PI * btScalar(0.99), SIMD_HALF_PI * btScalar(0.99));
+        std::clamp(angle + work_[i].directSteer, -SIMD_HALF_PI * btScalar(0.99), SIMD_HALF_PI * btScalar(0.99));
   }
 }
 
@@ -138,8 +139,8 @@ void RaycastVehicle::applyDrivetrainAndBrakes(btScalar dt) {
   const PowertrainOutput output = powertrain_->update(input, dt);
 
   for (int i = 0; i < wheelCount(); ++i) {
-    wheels_[i].driveTorque = directDrive_[i];
-    wheels_[i].brakeTorque = directBrake_[i] + settings_.brakes.axleFriction;
+    wheels_[i].driveTorque = work_[i].directDrive;
+    wheels_[i].brakeTorque = work_[i].directBrake + settings_.brakes.axleFriction;
   }
   size_t coupling = 0;
   for (const DrivenAxle& axle : drivenAxles_) {
@@ -160,7 +161,7 @@ void RaycastVehicle::applyDrivetrainAndBrakes(btScalar dt) {
   const int rearWheelCount = wheelCount() - frontWheelCount_;
   for (int i = 0; i < wheelCount(); ++i) {
     WheelState& state = wheels_[i];
-    btScalar brake = footbrakeTorque(settings_.brakes, footbrake, frontWheels_[i] != 0,
+    btScalar brake = footbrakeTorque(settings_.brakes, footbrake, work_[i].front != 0,
                                      frontWheelCount_, rearWheelCount);
     // ABS: no more brake torque than the tire carries at the target slip, so the wheel turns at
     // about that slip instead of locking. Traction control likewise for drive torque.

@@ -132,8 +132,17 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
   if (solver.iterations < 1 || solver.iterations > 100)
     problems.push_back("solver: iterations must lie in [1, 100]");
   if (!(solver.stickSpeed >= 0)) problems.push_back("solver: stick speed must be >= 0 m/s");
+  if (!(solver.tolerance >= 0 && std::isfinite(solver.tolerance)))
+    problems.push_back("solver: tolerance must be finite and >= 0 N");
   if (!(solver.bumpStopErrorReduction >= 0 && solver.bumpStopErrorReduction <= 1))
     problems.push_back("solver: bump stop error reduction must lie in [0, 1]");
+  const WheelQuerySettings& query = settings.wheelQuery;
+  if (!(query.margin >= 0 && std::isfinite(query.margin)))
+    problems.push_back("wheel query: margin must be finite and >= 0 m");
+  if (!(query.lookahead >= 0 && std::isfinite(query.lookahead)))
+    problems.push_back("wheel query: lookahead must be finite and >= 0 s");
+  if (query.maxCachedTriangles < 1 || query.maxCachedTriangles > 4096)
+    problems.push_back("wheel query: max cached triangles must lie in [1, 4096]");
   return problems;
 }
 

@@ -1,5 +1,7 @@
 #include "TestWorld.h"
 
+#include <cmath>
+
 namespace raycar::test {
 
 btVector3 carToLocal(const ChassisAxes& axes, btScalar right, btScalar up, btScalar forward) {
@@ -50,6 +52,33 @@ btRigidBody* TestWorld::addBox(btScalar mass, const btVector3& halfExtents,
     body->setActivationState(DISABLE_DEACTIVATION);
   }
   return body;
+}
+
+btRigidBody* TestWorld::addHillMesh(btScalar size, btScalar cell, const btTransform& transform,
+                                    btScalar friction) {
+  const int cells = int(std::lround(size / cell));
+  const int side = cells + 1;
+  std::vector<btScalar>& vertices = meshVertices_.emplace_back();
+  std::vector<int>& indices = meshIndices_.emplace_back();
+  for (int row = 0; row < side; ++row) {
+    for (int column = 0; column < side; ++column) {
+      const btScalar x = -size / 2 + column * cell, z = -size / 2 + row * cell;
+      vertices.push_back(x);
+      vertices.push_back(0.4f * std::sin(x * 0.37f) * std::cos(z * 0.29f) + 0.2f * std::sin(x + z));
+      vertices.push_back(z);
+    }
+  }
+  for (int row = 0; row < cells; ++row) {
+    for (int column = 0; column < cells; ++column) {
+      const int a = row * side + column, b = a + 1, c = a + side, d = c + 1;
+      indices.insert(indices.end(), {a, c, b, b, c, d});  // normals up
+    }
+  }
+  meshes_.push_back(std::make_unique<btTriangleIndexVertexArray>(
+      int(indices.size() / 3), indices.data(), int(3 * sizeof(int)), side * side, vertices.data(),
+      int(3 * sizeof(btScalar))));
+  shapes_.push_back(std::make_unique<btBvhTriangleMeshShape>(meshes_.back().get(), true));
+  return addBody(0, shapes_.back().get(), transform, friction);
 }
 
 btScalar touchdownHeight(const CarSpec& spec) {

@@ -28,6 +28,10 @@ class TestWorld {
   // A box; mass 0 makes it static. Kinematic when `kinematic` is set.
   btRigidBody* addBox(btScalar mass, const btVector3& halfExtents, const btTransform& transform,
                       btScalar friction, bool kinematic = false);
+  // A static btBvhTriangleMeshShape of hills (Y up in its own frame): `size` m square, `cell` m
+  // cells, heights up to about 0.6 m, placed at `transform`.
+  btRigidBody* addHillMesh(btScalar size, btScalar cell, const btTransform& transform,
+                           btScalar friction);
   // Fixed step of dt, one substep.
   void step(btScalar dt) { world_->stepSimulation(dt, 1, dt); }
 
@@ -43,6 +47,9 @@ class TestWorld {
   std::vector<std::unique_ptr<btMotionState>> motionStates_;
   std::vector<std::unique_ptr<btRigidBody>> bodies_;
   std::vector<btActionInterface*> actions_;
+  std::vector<std::vector<btScalar>> meshVertices_;
+  std::vector<std::vector<int>> meshIndices_;
+  std::vector<std::unique_ptr<btTriangleIndexVertexArray>> meshes_;
 };
 
 struct CarSpec {

@@ -2,11 +2,12 @@
 // Normalised tire friction curves: mu(x) / mu_surface as a function of slip (seed 004, step 4).
 // x is the slip ratio s for the longitudinal curve and the slip angle alpha (rad) for the lateral
 // one. A curve peaks near 1; the contact's surface friction scales it. Curves are odd: mu(-x) =
-// -mu(x). Either form below is resampled once into a uniform table, so that evaluating a curve in
-// the per-step solver is one multiply and one lerp, whatever its form.
+// -mu(x). The Magic Formula is sampled once into a uniform table, points are kept as given, so
+// that evaluating a curve in the per-step solver is a lookup and one lerp, whatever its form.
 
 #include <LinearMath/btScalar.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ FrictionCurveSettings defaultLateralCurve();       // peak at 10.2 deg, 0.83 at 
 std::vector<std::string> validateCurve(const FrictionCurveSettings& settings,
                                        const std::string& name);
 
+// Whether two descriptions give the same curve (the fields their form uses are equal).
+bool describeSameCurve(const FrictionCurveSettings& a, const FrictionCurveSettings& b);
+
 class FrictionCurve {
  public:
   struct Sample {
@@ -51,17 +55,29 @@ class FrictionCurve {
   FrictionCurve() = default;
   // Expects a description that validateCurve() accepts.
   explicit FrictionCurve(const FrictionCurveSettings& settings);
-
   Sample evaluate(btScalar slip) const;
   btScalar peak() const { return peakValue_; }
   btScalar peakSlip() const { return peakSlip_; }
 
  private:
   static constexpr int kSampleCount = 512;
-  std::vector<btScalar> slips_;   // sample abscissae, increasing from 0
-  std::vector<btScalar> values_;  // mu at slips_
-  bool uniform_ = true;           // slips_[i] = i / inverseSpacing_
-  btScalar inverseSpacing_ = 1;
+  // One sample of the table and the slope of the segment that starts at it, side by side so
+  // that an evaluation reads one place.
+  struct Knot {
+    btScalar slip;
+    btScalar value;
+    btScalar slope;  // towards the next knot; 0 at the last
+  };
+  struct Table {
+    std::vector<Knot> knots;  // slip increasing from 0
+    bool uniform = true;      // knots[i].slip = i / inverseSpacing
+    btScalar inverseSpacing = 1;
+  };
+  // Identical curves share one table (a thousand cars share a few kilobytes, which stay in the
+  // cache, instead of each reading its own from memory).
+  static std::shared_ptr<const Table> sharedTable(const FrictionCurveSettings& settings);
+
+  std::shared_ptr<const Table> table_;
   btScalar peakValue_ = 0;
   btScalar peakSlip_ = 0;
 };

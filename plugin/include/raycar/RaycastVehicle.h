@@ -35,6 +35,9 @@ namespace raycar {
 class ContactSolver;
 struct WheelContact;
 struct SpinCoupling;
+struct WheelWork;
+class WheelQuery;
+class VehicleGroup;
 
 class RaycastVehicle : public btActionInterface {
  public:
@@ -89,11 +92,37 @@ class RaycastVehicle : public btActionInterface {
   btVector3 worldForward() const;
   btVector3 worldRight() const;
 
+  // Forgets the wheels' cached ground triangles (WheelQuerySettings::cache). Needed only after
+  // the vertices of a triangle mesh the car drives on were changed in place; moving, adding or
+  // removing objects needs nothing.
+  void clearWheelQueryCache();
+  // Ground triangles the wheels hold now (for tests and benchmarks).
+  int cachedTriangleCount() const;
+
  private:
+  friend class VehicleGroup;  // runs the stages below for many vehicles, spread over threads
+
+  // Asking the memory system for what a step reads (Prefetch.h). A lone vehicle asks for it all
+  // as its step begins; VehicleGroup asks in stages a few vehicles ahead, each stage reading
+  // only what the stage before asked for, so that nothing waits: the vehicle object itself, the
+  // arrays it points to, the solver's and wheel query's arrays, the cached ground triangles.
+  void prefetchStepData() const;
+  void prefetchArrays() const;
+  void prefetchInternals() const;
+  void prefetchCaches() const;
+
   // Stages of updateAction, in order. Input shaping and the drivetrain live in
   // VehicleControl.cpp, the rest in RaycastVehicle.cpp.
+  bool beginStep(const btCollisionWorld* world, btScalar dt);  // false: nothing to do this step
   void shapeInput(btScalar dt);
-  void castWheelRays(btCollisionWorld& world);
+  // Stage 2 in three parts: the cached queries (any thread; wheels they cannot answer are left
+  // pending), the full rayTests of the pending wheels (main thread), the hits into the wheels.
+  void queryWheelRays(const btCollisionWorld& world, bool offMainThread);
+  void castPendingWheelRays(btCollisionWorld& world);
+  bool hasPendingWheelRays() const;
+  void applyWheelRays();
+  void finishStep(btScalar dt);  // stages 3-8
+  bool standsOnDynamicBody() const;  // a wheel touches a dynamic body (which the solve pushes)
   void updateSuspension();
   void measureContacts();
   void applyDrivetrainAndBrakes(btScalar dt);
@@ -112,13 +141,8 @@ class RaycastVehicle : public btActionInterface {
   std::vector<WheelSettings> wheelSettings_;  // settings_.wheels with automatic values resolved
   std::vector<WheelState> wheels_;
   std::vector<std::shared_ptr<const TireModel>> tires_;
-  std::vector<btScalar> referenceLoads_;       // N, for load sensitivity
-  std::vector<btScalar> rayLengths_;           // m: len_max + radius
-  // Per wheel, this step
-  std::vector<btScalar> rayLengthsToContact_;  // m: hit distance - radius, < 0 past full travel
-  std::vector<btScalar> rayCosines_;           // -down . normal, held >= 0.1
-  std::vector<btVector3> groundVelocities_;    // m/s, the ground's velocity at the contact
-  std::vector<btScalar> springForces_;         // N, k x + anti-roll
+  std::vector<WheelWork> work_;                // per wheel, what WheelState does not show
+  std::unique_ptr<WheelQuery> wheelQuery_;     // null with WheelQuerySettings::cache off
   std::vector<WheelContact> contacts_;
   std::unique_ptr<ContactSolver> solver_;
   btScalar frontAxleForward_ = 0;  // m, chassis forward coordinate of the front-most wheel
@@ -139,15 +163,13 @@ class RaycastVehicle : public btActionInterface {
   btScalar rampedPedal_ = 0;         // after pedal_speed
   btScalar shapedPedal_ = 0;         // and after max_steering_pedal
   btScalar steerAngle_ = 0;          // rad, bicycle
+  btScalar ackermannSteer_ = 0;      // rad: steerAngle_ when the wheels' angles were computed
   std::unique_ptr<Powertrain> powertrain_;
   std::vector<DrivenAxle> drivenAxles_;
   std::vector<int> drivingWheels_;
-  std::vector<char> steered_;        // per wheel, SteerMode resolved
-  std::vector<char> frontWheels_;    // per wheel: ahead of the centre of mass (brake bias)
   int frontWheelCount_ = 0;
   btScalar steerReferenceForward_ = 0;  // m: the line the turning centre lies on
   btScalar steeredAxleForward_ = 0;     // m: mean forward position of the steered wheels
-  std::vector<btScalar> directDrive_, directBrake_, directSteer_;  // per-wheel inputs
   std::vector<SpinCoupling> couplings_;
 };
 

@@ -103,6 +103,8 @@ class SlipCurveTire final : public TireModel {
   FrictionCurve lateralCurve_;
   btScalar slipRatioEpsilon_;
   btScalar slipAngleEpsilon_;
+  btScalar inversePeakSlipX_;  // 1 / s_peak
+  btScalar inversePeakSlipY_;  // 1 / alpha_peak (1/rad)
 };
 
 class LinearSideFrictionTire final : public TireModel {
@@ -120,7 +122,8 @@ class LinearSideFrictionTire final : public TireModel {
   btScalar sideFrictionCoefficient_;  // s/m
 };
 
-// The model a TireSettings asks for (its customModel when set).
+// The model a TireSettings asks for (its customModel when set); tires with identical settings
+// share one model.
 std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings);
 
 // Problems with the settings, each prefixed with `name`; empty when usable.

@@ -35,11 +35,24 @@ struct FrictionRules {
 
 // The velocity-level contact solve (ContactSolver.cpp).
 struct ContactSolverSettings {
-  int iterations = 8;          // Gauss-Seidel sweeps over the wheels per step
+  int iterations = 8;          // at most this many Gauss-Seidel sweeps over the wheels per step
+  btScalar tolerance = 1;   // N: the sweeps stop once one changes no row by more than this
+                               // force (x dt); each step starts from the last step's impulses
   btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire is static friction
   btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
   bool implicitDamper = true;  // integration_type 1; false (0): the damper uses the speed measured
                                // before the step, as seed 000 does (unstable for stiff dampers)
+};
+
+// The wheels' ground queries (DESIGN.md step 2). With `cache` on, each wheel keeps the few
+// triangles of static and moving btBvhTriangleMeshShape ground around its ray and answers its ray
+// from them, bitwise what btCollisionWorld::rayTest would answer (MeshRayCache.h says why); other
+// objects near the car are found through the broadphase every step and tested exactly.
+struct WheelQuerySettings {
+  bool cache = true;
+  btScalar margin = 0.3;       // m: how far around its ray a wheel's cached region reaches
+  btScalar lookahead = 0.1;    // s: the region also covers where the wheel's velocity takes it
+  int maxCachedTriangles = 16;  // per wheel and mesh; a denser region is gathered smaller
 };
 
 struct VehicleSettings {
@@ -57,6 +70,7 @@ struct VehicleSettings {
   AssistSettings assists;
   SteeringSettings steering;
   ContactSolverSettings solver;
+  WheelQuerySettings wheelQuery;
 };
 
 // Every problem with the settings, each naming the wheel or group it concerns; empty when valid.

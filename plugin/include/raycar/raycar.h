@@ -8,5 +8,6 @@
 #include "raycar/StaticLoads.h"
 #include "raycar/Suspension.h"
 #include "raycar/Tire.h"
+#include "raycar/VehicleGroup.h"
 #include "raycar/VehicleSettings.h"
 #include "raycar/Wheel.h"

@@ -1,0 +1,38 @@
+#pragma once
+// RaycastVehicle's per-wheel working data that WheelState does not show. One array of these
+// instead of one array per quantity: a step then reads one place per wheel, which matters when a
+// thousand cars each come round once per step and nothing of theirs is still in the cache.
+
+#include <LinearMath/btVector3.h>
+
+#include "WheelRaycast.h"
+
+namespace raycar {
+
+struct WheelWork {
+  // Fixed at construction
+  btScalar referenceLoad = 0;  // N, for load sensitivity
+  btScalar rayLength = 0;      // m: len_max + radius
+  bool steered = false;        // SteerMode resolved
+  bool front = false;          // ahead of the centre of mass (brake bias)
+  // Per-wheel inputs, held until changed
+  btScalar directDrive = 0;    // N m
+  btScalar directBrake = 0;    // N m
+  btScalar directSteer = 0;    // rad
+  // This step
+  btVector3 rayFrom{0, 0, 0};  // world
+  btVector3 rayTo{0, 0, 0};
+  WheelRayHit rayHit;
+  bool rayPending = false;     // needs a full rayTest
+  btScalar lengthToContact = 0;  // m: hit distance - radius, < 0 past full travel
+  btScalar rayCosine = 1;      // -down . normal, held >= 0.1
+  btVector3 groundVelocity{0, 0, 0};  // m/s, the ground's velocity at the contact
+  btScalar springForce = 0;    // N, k x + anti-roll
+  btScalar geometricSteer = 0;  // rad: the steering's angle for this wheel (Ackermann)
+  // cos and sin of the wheel's steer angle, recomputed only when the angle changes
+  btScalar trigSteer = 0;
+  btScalar steerCos = 1;
+  btScalar steerSin = 0;
+};
+
+}  // namespace raycar

@@ -1,0 +1,224 @@
+#include "BenchScene.h"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace raycar::bench {
+namespace {
+
+// The car both kinds share (Y up, Z forward, like the test car).
+constexpr btScalar kMass = 1200;                    // kg
+const btVector3 kChassisHalfExtents(0.9f, 0.25f, 2.1f);  // m
+constexpr btScalar kHalfWheelbase = 1.3f;           // m
+constexpr btScalar kHalfTrack = 0.8f;               // m
+constexpr btScalar kWheelRadius = 0.33f;            // m
+constexpr btScalar kSuspensionMax = 0.3f;           // m: relaxed spring (raycar len_max)
+constexpr btScalar kSuspensionRest = 0.2f;          // m: under the static load
+constexpr btScalar kCenterOfMassHeight = 0.55f;     // m above the ground at rest
+constexpr btScalar kAttachmentUp = kWheelRadius + kSuspensionRest - kCenterOfMassHeight;
+// Driving: a circle of about 6 m radius at 6 m/s in every 16 m cell.
+constexpr btScalar kCellSpacing = 16;               // m
+constexpr int kCellsPerRow = 32;
+constexpr btScalar kCircleRadius = 6;               // m
+constexpr btScalar kTargetSpeed = 6;                // m/s
+constexpr btScalar kSteerAngle = 0.41f;             // rad: atan(wheelbase / radius)
+// Car groups never collide with each other (they may share a cell edge); the terrain with all.
+constexpr int kCarGroup = 1 << 6;
+
+btVector3 wheelPosition(int wheel) {
+  const btScalar right = wheel % 2 == 0 ? -kHalfTrack : kHalfTrack;  // 0 front left
+  const btScalar forward = wheel < 2 ? kHalfWheelbase : -kHalfWheelbase;
+  return btVector3(-right, kAttachmentUp, forward);  // right is -X when Z is forward and Y up
+}
+
+VehicleSettings raycarSettings(bool cache) {
+  VehicleSettings settings;
+  for (int i = 0; i < 4; ++i) {
+    WheelSettings wheel;
+    wheel.attachmentPoint = wheelPosition(i);
+    wheel.radius = kWheelRadius;
+    wheel.suspensionMaxLength = kSuspensionMax;
+    wheel.suspensionRestLength = kSuspensionRest;
+    wheel.damping = -0.8f;
+    wheel.spinInertia = 0.8f;
+    wheel.axle = i < 2 ? 0 : 1;
+    wheel.driving = i >= 2;
+    wheel.steering = i < 2 ? SteerMode::Steered : SteerMode::Fixed;
+    settings.wheels.push_back(wheel);
+  }
+  settings.wheelQuery.cache = cache;
+  return settings;
+}
+
+// Where car `index` starts: on the west edge of its circle, heading north (+Z), a little above
+// its resting height.
+btTransform startPose(int index) {
+  const int column = index % kCellsPerRow, row = index / kCellsPerRow;
+  const btScalar first = -kCellSpacing * (kCellsPerRow - 1) / 2;
+  const btScalar x = first + column * kCellSpacing - kCircleRadius;
+  const btScalar z = first + row * kCellSpacing;
+  const btScalar y = HillTerrain::height(x, z) + kCenterOfMassHeight + 0.05f;
+  return btTransform(btQuaternion::getIdentity(), btVector3(x, y, z));
+}
+
+btScalar forwardSpeed(const btRigidBody& chassis) {
+  return chassis.getLinearVelocity().dot(chassis.getWorldTransform().getBasis().getColumn(2));
+}
+
+}  // namespace
+
+BenchWorld::BenchWorld(HillTerrain& terrain)
+    : terrain_(terrain),
+      world_(std::make_unique<btDiscreteDynamicsWorld>(&dispatcher_, &broadphase_, &solver_,
+                                                       &configuration_)) {
+  world_->setGravity(btVector3(0, -9.81f, 0));
+  btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, &terrain_.shape());
+  info.m_friction = 1;
+  ground_ = std::make_unique<btRigidBody>(info);
+  world_->addRigidBody(ground_.get());
+}
+
+BenchWorld::~BenchWorld() { world_->removeRigidBody(ground_.get()); }
+
+Fleet::Fleet(BenchWorld& world, FleetKind kind, int count, int threads)
+    : world_(world), kind_(kind), chassisShape_(std::make_unique<btBoxShape>(kChassisHalfExtents)) {
+  btVector3 inertia;
+  chassisShape_->calculateLocalInertia(kMass, inertia);
+  if (kind == FleetKind::RaycarGroup) group_ = std::make_unique<VehicleGroup>(threads);
+  if (kind == FleetKind::Bullet) {
+    raycaster_ = std::make_unique<btDefaultVehicleRaycaster>(&world.world());
+    // Bullet's rates are per unit of chassis mass: k = g / (4 x static sag) gives the same sag
+    // as raycar's automatic stiffness; damping about 0.8 of critical per quarter car.
+    tuning_.m_suspensionStiffness = 9.81f / (4 * (kSuspensionMax - kSuspensionRest));
+    tuning_.m_suspensionDamping = 0.8f * 2 * std::sqrt(tuning_.m_suspensionStiffness / 4);
+    tuning_.m_suspensionCompression = tuning_.m_suspensionDamping;
+    tuning_.m_maxSuspensionTravelCm = 100 * kSuspensionMax;
+    tuning_.m_frictionSlip = 1.2f;
+    tuning_.m_maxSuspensionForce = 1e5f;
+  }
+  for (int i = 0; i < count; ++i) {
+    btRigidBody::btRigidBodyConstructionInfo info(kMass, nullptr, chassisShape_.get(), inertia);
+    info.m_startWorldTransform = startPose(i);
+    info.m_friction = 0.5f;
+    chassis_.push_back(std::make_unique<btRigidBody>(info));
+    btRigidBody& body = *chassis_.back();
+    body.setActivationState(DISABLE_DEACTIVATION);
+    world.world().addRigidBody(&body, kCarGroup, btBroadphaseProxy::AllFilter ^ kCarGroup);
+    switch (kind) {
+      case FleetKind::Raycar:
+      case FleetKind::RaycarNoCache:
+        raycars_.push_back(
+            std::make_unique<RaycastVehicle>(body, raycarSettings(kind == FleetKind::Raycar)));
+        break;
+      case FleetKind::RaycarGroup:
+        group_->addVehicle(body, raycarSettings(true));
+        break;
+      case FleetKind::Bullet: {
+        bulletCars_.push_back(std::make_unique<btRaycastVehicle>(tuning_, &body, raycaster_.get()));
+        btRaycastVehicle& car = *bulletCars_.back();
+        car.setCoordinateSystem(0, 1, 2);
+        for (int wheel = 0; wheel < 4; ++wheel)
+          car.addWheel(wheelPosition(wheel), btVector3(0, -1, 0), btVector3(-1, 0, 0),
+                       kSuspensionMax, kWheelRadius, tuning_, wheel < 2);
+        for (int wheel = 0; wheel < 4; ++wheel) car.getWheelInfo(wheel).m_rollInfluence = 0.1f;
+        break;
+      }
+    }
+  }
+  timed_ = std::make_unique<TimedVehicles>(
+      [this](btCollisionWorld* collisionWorld, btScalar dt) { updateVehicles(collisionWorld, dt); });
+  world.world().addAction(timed_.get());
+}
+
+Fleet::~Fleet() {
+  world_.world().removeAction(timed_.get());
+  for (auto& body : chassis_) world_.world().removeRigidBody(body.get());
+}
+
+void Fleet::updateVehicles(btCollisionWorld* world, btScalar dt) {
+  switch (kind_) {
+    case FleetKind::Raycar:
+    case FleetKind::RaycarNoCache:
+      for (auto& car : raycars_) car->updateAction(world, dt);
+      break;
+    case FleetKind::RaycarGroup:
+      group_->updateAction(world, dt);
+      break;
+    case FleetKind::Bullet:
+      for (auto& car : bulletCars_) car->updateAction(world, dt);
+      break;
+  }
+}
+
+void Fleet::drive() {
+  for (int i = 0; i < count(); ++i) {
+    const btScalar speedError = kTargetSpeed - forwardSpeed(*chassis_[size_t(i)]);
+    if (kind_ == FleetKind::Bullet) {
+      btRaycastVehicle& car = *bulletCars_[size_t(i)];
+      const btScalar force = std::clamp(1500 * speedError, btScalar(-1500), btScalar(4000));
+      car.applyEngineForce(force, 2);
+      car.applyEngineForce(force, 3);
+      car.setSteeringValue(kSteerAngle, 0);
+      car.setSteeringValue(kSteerAngle, 1);
+      continue;
+    }
+    RaycastVehicle& car = kind_ == FleetKind::RaycarGroup ? group_->vehicle(i) : *raycars_[size_t(i)];
+    DriverInput input;
+    input.pedal = std::clamp(0.2f + 0.3f * speedError, btScalar(0), btScalar(1));
+    input.brake = std::clamp(-0.2f * speedError, btScalar(0), btScalar(1));
+    input.steer = kSteerAngle / btRadians(car.settings().steering.maxSteer);
+    car.setInput(input);
+  }
+}
+
+double Fleet::step() {
+  drive();
+  world_.step();
+  return timed_->lastSeconds();
+}
+
+void Fleet::wheelRay(int car, int wheel, btVector3& from, btVector3& to) const {
+  const btTransform& pose = chassis_[size_t(car)]->getWorldTransform();
+  from = pose * wheelPosition(wheel);
+  to = from - pose.getBasis().getColumn(1) * (kSuspensionMax + kWheelRadius);
+}
+
+double bytesPerVehicle(FleetKind kind, int count) {
+  HillTerrain terrain(64, 4);
+  BenchWorld world(terrain);
+  btBoxShape shape(kChassisHalfExtents);
+  std::vector<std::unique_ptr<btRigidBody>> chassis;
+  for (int i = 0; i < count; ++i) {
+    chassis.push_back(std::make_unique<btRigidBody>(kMass, nullptr, &shape));
+    world.world().addRigidBody(chassis.back().get());
+  }
+  btRaycastVehicle::btVehicleTuning tuning;
+  btDefaultVehicleRaycaster raycaster(&world.world());
+  std::vector<std::unique_ptr<RaycastVehicle>> raycars;
+  std::vector<std::unique_ptr<btRaycastVehicle>> bulletCars;
+  raycars.reserve(size_t(count));
+  bulletCars.reserve(size_t(count));
+  const VehicleSettings settings = raycarSettings(kind != FleetKind::RaycarNoCache);
+  // In use on the heap before and after: the vehicles alone (their settings, wheels, caches
+  // and solver), allocator overhead included.
+  const size_t before = mallinfo2().uordblks;
+  for (int i = 0; i < count; ++i) {
+    if (kind == FleetKind::Bullet) {
+      bulletCars.push_back(std::make_unique<btRaycastVehicle>(tuning, chassis[size_t(i)].get(), &raycaster));
+      for (int wheel = 0; wheel < 4; ++wheel)
+        bulletCars.back()->addWheel(wheelPosition(wheel), btVector3(0, -1, 0), btVector3(-1, 0, 0),
+                                    kSuspensionMax, kWheelRadius, tuning, wheel < 2);
+    } else {
+      raycars.push_back(std::make_unique<RaycastVehicle>(*chassis[size_t(i)], settings));
+    }
+  }
+  const size_t after = mallinfo2().uordblks;
+  raycars.clear();
+  bulletCars.clear();
+  for (auto& body : chassis) world.world().removeRigidBody(body.get());
+  return double(after - before) / count;
+}
+
+}  // namespace raycar::bench

@@ -1,0 +1,107 @@
+#pragma once
+// The benchmark scene: one world on the hill terrain, and fleets of identical cars driving circles
+// on a 16 m grid (32 x 32 places on 512 m), either raycar's or Bullet's btRaycastVehicle, with
+// the same mass, chassis box, wheel layout, suspension travel and static sag.
+//
+// Only the vehicle updates are timed: the fleet's cars are not actions of their own; one
+// TimedVehicles action updates all of them and measures that alone, so the figures leave out
+// the rest of stepSimulation (broadphase, chassis-terrain contacts, the constraint solver).
+
+#include <btBulletDynamicsCommon.h>
+#include <BulletDynamics/Vehicle/btRaycastVehicle.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "HillTerrain.h"
+#include "raycar/RaycastVehicle.h"
+#include "raycar/VehicleGroup.h"
+
+namespace raycar::bench {
+
+constexpr btScalar kStep = 1.0f / 120;  // s
+
+// A dynamics world on a terrain; several worlds may share one terrain (and its BVH).
+class BenchWorld {
+ public:
+  explicit BenchWorld(HillTerrain& terrain);
+  ~BenchWorld();
+  btDiscreteDynamicsWorld& world() { return *world_; }
+  HillTerrain& terrain() { return terrain_; }
+  // One step of kStep (a variable step of exactly kStep, so never zero or two substeps).
+  void step() { world_->stepSimulation(kStep, 0); }
+
+ private:
+  HillTerrain& terrain_;
+  btDefaultCollisionConfiguration configuration_;
+  btCollisionDispatcher dispatcher_{&configuration_};
+  btDbvtBroadphase broadphase_;
+  btSequentialImpulseConstraintSolver solver_;
+  std::unique_ptr<btDiscreteDynamicsWorld> world_;
+  std::unique_ptr<btRigidBody> ground_;
+};
+
+// Wall-clock time of the vehicle updates inside one stepSimulation.
+class TimedVehicles final : public btActionInterface {
+ public:
+  explicit TimedVehicles(std::function<void(btCollisionWorld*, btScalar)> update)
+      : update_(std::move(update)) {}
+  void updateAction(btCollisionWorld* world, btScalar dt) override {
+    const auto start = std::chrono::steady_clock::now();
+    update_(world, dt);
+    lastSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  void debugDraw(btIDebugDraw*) override {}
+  double lastSeconds() const { return lastSeconds_; }
+
+ private:
+  std::function<void(btCollisionWorld*, btScalar)> update_;
+  double lastSeconds_ = 0;
+};
+
+enum class FleetKind {
+  Raycar,          // RaycastVehicle::updateAction per car, in order
+  RaycarNoCache,   // the same with WheelQuerySettings::cache off (a full rayTest per wheel)
+  RaycarGroup,     // one VehicleGroup, `threads` threads
+  Bullet,          // btRaycastVehicle::updateAction per car
+};
+
+// N cars of one kind added to a BenchWorld; removed again on destruction.
+class Fleet {
+ public:
+  Fleet(BenchWorld& world, FleetKind kind, int count, int threads = 1);
+  ~Fleet();
+  Fleet(const Fleet&) = delete;
+  Fleet& operator=(const Fleet&) = delete;
+
+  // Sets every car's throttle and steering for the coming step (a circle of about 6 m at 6 m/s).
+  void drive();
+  // drive() and one world step; returns the seconds spent in the vehicle updates.
+  double step();
+  int count() const { return int(chassis_.size()); }
+  // Wheel ray (world) of car `car`, wheel `wheel`, as the vehicles cast it.
+  void wheelRay(int car, int wheel, btVector3& from, btVector3& to) const;
+  btRigidBody& chassis(int car) { return *chassis_[car]; }
+
+ private:
+  void updateVehicles(btCollisionWorld* world, btScalar dt);
+
+  BenchWorld& world_;
+  FleetKind kind_;
+  std::unique_ptr<btBoxShape> chassisShape_;
+  std::vector<std::unique_ptr<btRigidBody>> chassis_;
+  std::vector<std::unique_ptr<RaycastVehicle>> raycars_;
+  std::unique_ptr<VehicleGroup> group_;
+  btRaycastVehicle::btVehicleTuning tuning_;
+  std::unique_ptr<btDefaultVehicleRaycaster> raycaster_;
+  std::vector<std::unique_ptr<btRaycastVehicle>> bulletCars_;
+  std::unique_ptr<TimedVehicles> timed_;
+};
+
+// Bytes on the heap one more vehicle of `kind` takes (its chassis body excluded), measured with
+// mallinfo2 around the construction of `count` vehicles.
+double bytesPerVehicle(FleetKind kind, int count);
+
+}  // namespace raycar::bench
