@@ -278,6 +278,10 @@ const std::vector<Key>& keys() {
        SET(t.script.settings.solver.iterations = int(v.integer))},
       {"solver", "stick_speed", T::Number, "m/s", 0, 100, "0.5", "below it, tires are static friction",
        SET(t.script.settings.solver.stickSpeed = btScalar(v.number))},
+      {"solver", "tolerance", T::Number, "N", 0, 1e6, "1", "sweeps stop once none changes a row by more than this",
+       SET(t.script.settings.solver.tolerance = btScalar(v.number))},
+      {"solver", "wheel_query_cache", T::Boolean, "", 0, 1, "true", "exact cached wheel rays on triangle-mesh ground",
+       SET(t.script.settings.wheelQuery.cache = v.boolean)},
       // [[differential]]
       {"differential", "axle", T::Integer, "", 0, 64, "0", "the driven axle",
        SET(t.differential->axle = int(v.integer))},
