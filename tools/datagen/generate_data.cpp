@@ -156,6 +156,32 @@ void addWheels(Obj& obj, const std::vector<WheelSpot>& wheels, bool underscoreNa
   }
 }
 
+// Four wheels: front at yFront, rear at yRear, halfTrack either side; resting on the ground.
+std::vector<WheelSpot> fourWheels(double halfTrack, double yFront, double yRear, double radius, double width,
+                                  double upperZ) {
+  std::vector<WheelSpot> wheels;
+  for (int i = 0; i < 4; ++i)
+    wheels.push_back({i % 2 ? halfTrack : -halfTrack, i < 2 ? yFront : yRear, radius, width, radius, upperZ});
+  return wheels;
+}
+
+// One [[wheel]] record per wheel; `body(i)` gives record i's keys.
+template <typename Body>
+std::string wheelRecords(int count, Body body) {
+  std::string records;
+  for (int i = 0; i < count; ++i) records += "\n[[wheel]]\n" + body(i);
+  return records;
+}
+
+// The plain record most vehicles use: front axle 0, rear axle 1.
+std::string plainWheel(int i, bool frontDrive, double lenMax, double damping) {
+  const bool front = i < 2;
+  char text[200];
+  std::snprintf(text, sizeof text, "driving = %d\naxle = %d\nlen_max = %g\nstiffness = 0\ndamping = %g\ncan_brake = %d\n",
+                front == frontDrive ? 1 : 0, front ? 0 : 1, lenMax, damping, front ? 0 : 1);
+  return text;
+}
+
 void writeText(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::binary);
   file << text;
@@ -168,10 +194,7 @@ void jeep(const std::string& dir) {
   obj.box("hull1", {0, 0, 1.05}, {0.85, 1.9, 0.45});       // body, visible
   obj.box("hullproxy1", {0, 0, 1.0}, {0.8, 1.85, 0.4});    // its collision stand-in
   obj.box("hull2", {0, 0.1, 0.75}, {0.6, 1.2, 0.15});      // invisible mass part, low
-  std::vector<WheelSpot> wheels;
-  for (int i = 0; i < 4; ++i)
-    wheels.push_back({i % 2 ? 0.82 : -0.82, i < 2 ? 1.3 : -1.3, 0.4, 0.3, 0.4, 0.15});
-  addWheels(obj, wheels, false, 0.8);
+  addWheels(obj, fourWheels(0.82, 1.3, -1.3, 0.4, 0.3, 0.15), false, 0.8);
   obj.helper("eye_pos", {0, -6, 2.6});
   obj.write(dir + "/jeep.obj");
   writeText(dir + "/jeep.vehicle.toml", R"(# Jeep: four-wheel drive, soft springs, open differentials with a 40/60 split.
@@ -188,51 +211,11 @@ mass = 0
 flags = 0
 mass = 1700
 zoffset = -0.05
-
-[[wheel]]
-driving = 1
-axle = 0
-len_max = 0.4
-stiffness = 0
-damping = -0.7
-surface_id = 1
-can_brake = 0
-min_friction = 0.5
-max_friction = 1.5
-
-[[wheel]]
-driving = 1
-axle = 0
-len_max = 0.4
-stiffness = 0
-damping = -0.7
-surface_id = 1
-can_brake = 0
-min_friction = 0.5
-max_friction = 1.5
-
-[[wheel]]
-driving = 1
-axle = 1
-len_max = 0.4
-stiffness = 0
-damping = -0.7
-surface_id = 1
-can_brake = 1
-min_friction = 0.5
-max_friction = 1.5
-
-[[wheel]]
-driving = 1
-axle = 1
-len_max = 0.4
-stiffness = 0
-damping = -0.7
-surface_id = 1
-can_brake = 1
-min_friction = 0.5
-max_friction = 1.5
-
+)" + wheelRecords(4, [](int i) {
+    return std::string("driving = 1\naxle = ") + (i < 2 ? "0" : "1") +
+           "\nlen_max = 0.4\nstiffness = 0\ndamping = -0.7\nsurface_id = 1\ncan_brake = " + (i < 2 ? "0" : "1") +
+           "\nmin_friction = 0.5\nmax_friction = 1.5\n";
+  }) + R"(
 [params]
 engine_power = 120000
 engine_maxRPM = 5000
@@ -295,10 +278,7 @@ void sedan(const std::string& dir) {
   Obj obj("sedan: front-wheel drive; wheel_N / sus_N names");
   obj.box("hull1", {0, 0.1, 0.75}, {0.88, 2.3, 0.35});  // body and mass
   obj.box("hull2", {0, -0.2, 1.25}, {0.8, 1.2, 0.25});  // cabin, visible only
-  std::vector<WheelSpot> wheels;
-  for (int i = 0; i < 4; ++i)
-    wheels.push_back({i % 2 ? 0.78 : -0.78, i < 2 ? 1.38 : -1.32, 0.32, 0.22, 0.32, 0.55});
-  addWheels(obj, wheels, true, 0.7);
+  addWheels(obj, fourWheels(0.78, 1.38, -1.32, 0.32, 0.22, 0.55), true, 0.7);
   obj.helper("eye_pos", {0, -5.5, 2.2});
   obj.write(dir + "/sedan.obj");
   writeText(dir + "/sedan.vehicle.toml", R"(# Sedan: front-wheel drive, ABS, traction control.
@@ -312,13 +292,7 @@ mass = 1400
 [[hull]]
 flags = 2
 mass = 0
-)" + [] {
-    std::string records;
-    for (int i = 0; i < 4; ++i)
-      records += std::string("\n[[wheel]]\ndriving = ") + (i < 2 ? "1" : "0") + "\naxle = " + (i < 2 ? "0" : "1") +
-                 "\nlen_max = 0.3\nstiffness = 0\ndamping = -0.8\ncan_brake = " + (i < 2 ? "0" : "1") + "\n";
-    return records;
-  }() + R"(
+)" + wheelRecords(4, [](int i) { return plainWheel(i, true, 0.3, -0.8); }) + R"(
 [params]
 engine_power = 100000
 engine_maxRPM = 6500
@@ -354,16 +328,10 @@ drag_area = 0.62
 void coupe(const std::string& dir) {
   Obj obj("coupe: rear-wheel drive drift car, limited-slip differential, slip-curve tires");
   obj.box("hull1", {0, 0.05, 0.62}, {0.9, 2.2, 0.28});
-  std::vector<WheelSpot> wheels;
-  for (int i = 0; i < 4; ++i)
-    wheels.push_back({i % 2 ? 0.8 : -0.8, i < 2 ? 1.3 : -1.25, 0.33, 0.25, 0.33, 0.52});
-  addWheels(obj, wheels, false, 0.6);
+  addWheels(obj, fourWheels(0.8, 1.3, -1.25, 0.33, 0.25, 0.52), false, 0.6);
   obj.helper("eye_pos", {0, -5, 1.9});
   obj.write(dir + "/coupe.obj");
-  std::string records;
-  for (int i = 0; i < 4; ++i)
-    records += std::string("\n[[wheel]]\ndriving = ") + (i < 2 ? "0" : "1") + "\naxle = " + (i < 2 ? "0" : "1") +
-               "\nlen_max = 0.25\nstiffness = 0\ndamping = -0.9\ncan_brake = " + (i < 2 ? "0" : "1") + "\n";
+  const std::string records = wheelRecords(4, [](int i) { return plainWheel(i, false, 0.25, -0.9); });
   writeText(dir + "/coupe.vehicle.toml", R"(# Drift coupe: rear-wheel drive, torque-curve engine, limited-slip differential,
 # front tires with more lateral grip than the rear ones.
 [model]
@@ -433,11 +401,11 @@ void truck(const std::string& dir) {
   addWheels(obj, wheels, false, 1.0);
   obj.helper("eye_pos", {0, -10, 4});
   obj.write(dir + "/truck.obj");
-  std::string records;
-  for (int i = 0; i < 6; ++i)
-    records += std::string("\n[[wheel]]\ndriving = ") + (i < 2 ? "0" : "1") + "\naxle = " + std::to_string(i / 2) +
-               "\nlen_max = 0.45\nstiffness = 0\ndamping = -0.8\nspin_inertia = 12\ncan_brake = " +
-               (i < 2 ? "0" : "1") + "\n";
+  const std::string records = wheelRecords(6, [](int i) {
+    return std::string("driving = ") + (i < 2 ? "0" : "1") + "\naxle = " + std::to_string(i / 2) +
+           "\nlen_max = 0.45\nstiffness = 0\ndamping = -0.8\nspin_inertia = 12\ncan_brake = " +
+           (i < 2 ? "0" : "1") + "\n";
+  });
   writeText(dir + "/truck.vehicle.toml", R"(# Truck: 6x4, 9 t, two driven rear axles sharing the torque evenly.
 [model]
 obj = "truck.obj"
@@ -494,16 +462,10 @@ void parkingCar(const std::string& dir) {
   // its margins: Lf = Lr = 4/2 - (0.75/2 + 0.25) = 1.375 m, track = 2 - (0.35 + 2 x 0.10) = 1.45 m.
   Obj obj("parking car: seed 002's 2 x 4 m car and its wheel layout");
   obj.box("hull1", {0, 0, 0.8}, {1.0, 2.0, 0.35});
-  std::vector<WheelSpot> wheels;
-  for (int i = 0; i < 4; ++i)
-    wheels.push_back({i % 2 ? 0.725 : -0.725, i < 2 ? 1.375 : -1.375, 0.375, 0.35, 0.375, 0.575});
-  addWheels(obj, wheels, false, 0.75);
+  addWheels(obj, fourWheels(0.725, 1.375, -1.375, 0.375, 0.35, 0.575), false, 0.75);
   obj.helper("eye_pos", {0, -6, 3});
   obj.write(dir + "/parking_car.obj");
-  std::string records;
-  for (int i = 0; i < 4; ++i)
-    records += std::string("\n[[wheel]]\ndriving = ") + (i < 2 ? "1" : "0") + "\naxle = " + (i < 2 ? "0" : "1") +
-               "\nlen_max = 0.3\nstiffness = 0\ndamping = -0.9\ncan_brake = " + (i < 2 ? "0" : "1") + "\n";
+  const std::string records = wheelRecords(4, [](int i) { return plainWheel(i, true, 0.3, -0.9); });
   writeText(dir + "/parking_car.vehicle.toml", R"(# Parking car: seed 002's dimensions; 45 degree steering, quick steering rate.
 [model]
 obj = "parking_car.obj"
