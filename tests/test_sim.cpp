@@ -154,6 +154,7 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[scene]\nstep = 0.01\n", "bad.toml: vehicle: the scene has no [[vehicle]]"},
       {"[weather]\nrain = 1\n", "bad.toml:1: weather: unknown section"},
       {"[[vehicle]]\nscript = \"a\"\nposition = [1, 2]\n", "bad.toml:3: vehicle.position: expects an array of 3 numbers"},
+      {"[ground]\ntype = \"heightfield\"\nsize = 10000\ncell = 0.1\n", "bad.toml:1: ground.cell: size / cell must be at most 4096"},
   };
   for (const Row& row : rows) {
     INFO(row.text);

@@ -137,6 +137,10 @@ Scene parseScene(const std::string& text, const std::string& path) {
         reader.on("wavelength", [&](const toml::node& n) { scene.heightfieldWavelength = reader.number(n, 1, 1e4); });
       }
       reader.read();
+      // A heightfield holds (size / cell + 1)^2 heights; 4096 cells a side is 64 MiB already.
+      if (section == "ground" && scene.ground == GroundType::Heightfield &&
+          scene.heightfieldSize / scene.heightfieldCell > 4096)
+        throw Error({path, line, "ground.cell"}, "size / cell must be at most 4096 cells a side");
     } else if (section == "vehicle") {
       const toml::array* records = node.as_array();
       if (!records || !records->is_array_of_tables())

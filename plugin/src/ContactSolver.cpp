@@ -58,10 +58,18 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
                           btScalar bumpStopErrorReduction, btScalar tolerance) {
   const size_t count = contacts.size();
   for (SpinCoupling& coupling : couplings) coupling.impulse = 0;
+  // Impulses are forces times the step: when the caller changes the step (a variable clock), last
+  // step's impulses are rescaled so that they carry the same forces.
+  const btScalar warmStartScale = previousDt_ > 0 ? dt / previousDt_ : btScalar(1);
+  previousDt_ = dt;
   for (WheelContact& contact : contacts) {
     // A contact that held last step starts from last step's suspension and tire impulses (warm
     // start); the bump stop is speculative and the brake follows the tire, so both start at 0.
-    if (!(contact.active && contact.warmStart)) {
+    if (contact.active && contact.warmStart) {
+      contact.suspensionImpulse *= warmStartScale;
+      contact.longitudinalImpulse *= warmStartScale;
+      contact.lateralImpulse *= warmStartScale;
+    } else {
       contact.suspensionImpulse = 0;
       contact.longitudinalImpulse = 0;
       contact.lateralImpulse = 0;

@@ -220,6 +220,7 @@ class ContactSolver {
 
   std::vector<SolverBody> groundBodies_;
   std::vector<ContactRows> rows_;  // per contact, this step
+  btScalar previousDt_ = 0;        // s: the step the warm-start impulses were solved for
   std::vector<RowTrial> trials_;   // per contact, this pass
 };
 

@@ -311,6 +311,9 @@ void RaycastVehicle::applyWheelRays() {
     }
     state.contactPoint = hit.point;
     state.contactNormal = hit.normal;
+    // Last step's impulses belong to last step's ground: a wheel that has rolled onto another
+    // body (a box, another car) must not push the new body with them.
+    if (hit.object != state.groundObject) contacts_[i].warmStart = false;
     state.groundObject = hit.object;
     const btScalar length = hit.distance - settings.radius;
     work_[i].lengthToContact = length;

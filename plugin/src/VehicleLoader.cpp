@@ -281,7 +281,12 @@ class Builder {
                    target.compare(0, 4, "sus_") == 0) {
           const bool wheel = target[0] == 'w';
           const size_t digits = target.find_first_of("0123456789");
-          const int index = digits == std::string::npos ? 0 : std::atoi(target.c_str() + digits);
+          // At most four digits: a longer number names no wheel (and would overflow an int).
+          int index = 0;
+          if (digits != std::string::npos) {
+            const size_t digitsEnd = std::min(target.find_first_not_of("0123456789", digits), target.size());
+            if (digitsEnd - digits <= 4) index = std::stoi(target.substr(digits, digitsEnd - digits));
+          }
           const size_t count = wheel ? wheelObjects_.size() : parts.size();
           if (index < 1 || size_t(index) > count || (!wheel && size_t(index - 1) == k))
             modelError(object.name, object.line, "end helper of " + parts[k]->name + " names no " +

@@ -39,6 +39,8 @@ struct WheelState {
   bool inContact = false;
   btVector3 contactPoint{0, 0, 0};   // world (m); the ray's end when airborne
   btVector3 contactNormal{0, 0, 0};  // world, unit; zero when airborne
+  // The object the last ray pass hit (null when airborne). Not owned, and not refreshed while the
+  // chassis sleeps: do not dereference it after that object has left the world.
   const btCollisionObject* groundObject = nullptr;
   // Suspension
   btScalar suspensionLength = 0;       // m, in [0, len_max]
