@@ -18,9 +18,9 @@ constexpr btScalar kStep = 1.0f / 120;
 struct FlatScene {
   TestWorld world;
   TestCar car;
-  explicit FlatScene(const CarSpec& spec, btScalar groundFriction = 1) {
+  explicit FlatScene(const CarSpec& spec, btScalar groundFriction = 1, const VehicleSettings* settings = nullptr) {
     world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), groundFriction);
-    car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+    car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)), settings);
     run(1);  // settle on the springs
   }
   void run(btScalar seconds) {
@@ -236,30 +236,24 @@ TEST_CASE("dyn_friction_ratio scales sliding Coulomb friction, not a slip-curve 
   VehicleSettings settings = makeCarSettings(coulomb);
   settings.friction.dynamicFrictionRatio = 0.7f;
   {
-    TestWorld world;
-    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 0.8f);
-    TestCar car = addCar(world, coulomb, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(coulomb), 0)), &settings);
-    for (int i = 0; i < 120; ++i) world.step(kStep);
-    car.chassis->setLinearVelocity(car.vehicle->worldForward() * 20);
-    for (int w = 0; w < 4; ++w) car.vehicle->setBrakeTorque(w, 6000);
-    const btVector3 start = car.chassis->getCenterOfMassPosition();
-    for (int i = 0; i < 1200 && car.vehicle->forwardSpeed() > 0.001f; ++i) world.step(kStep);
-    const double distance = (car.chassis->getCenterOfMassPosition() - start).length();
+    FlatScene scene(coulomb, 0.8f, &settings);
+    scene.car.chassis->setLinearVelocity(scene.car.vehicle->worldForward() * 20);
+    for (int w = 0; w < 4; ++w) scene.car.vehicle->setBrakeTorque(w, 6000);
+    const btVector3 start = scene.position();
+    for (int i = 0; i < 1200 && scene.speed() > 0.001f; ++i) scene.world.step(kStep);
+    const double distance = (scene.position() - start).length();
     CHECK(distance == within(20.0 * 20.0 / (2 * 0.8 * 0.7 * kGravity), 0.05));
   }
   // Slip curves: moderate traction needs some slip, which must not count as sliding.
   CarSpec curves;
   VehicleSettings curveSettings = makeCarSettings(curves);
   curveSettings.friction.dynamicFrictionRatio = 0.7f;
-  TestWorld world;
-  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
-  TestCar car = addCar(world, curves, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(curves), 0)), &curveSettings);
-  for (int i = 0; i < 120; ++i) world.step(kStep);
-  car.chassis->setLinearVelocity(car.vehicle->worldForward() * 15);
-  car.vehicle->setDriveTorque(2, 120);
-  car.vehicle->setDriveTorque(3, 120);
-  for (int i = 0; i < 120; ++i) world.step(kStep);
-  CHECK(car.vehicle->wheelState(2).friction == within(1.0, 1e-4));
+  FlatScene scene(curves, 1, &curveSettings);
+  scene.car.chassis->setLinearVelocity(scene.car.vehicle->worldForward() * 15);
+  scene.car.vehicle->setDriveTorque(2, 120);
+  scene.car.vehicle->setDriveTorque(3, 120);
+  scene.run(1);
+  CHECK(scene.car.vehicle->wheelState(2).friction == within(1.0, 1e-4));
 }
 
 TEST_CASE("downforce 1/2 rho ClA v^2 adds to the wheel loads, split by its front share") {

@@ -83,6 +83,18 @@ struct Bench {
   }
 };
 constexpr btScalar kStep = 1.0f / 120;
+
+// The pedal held with every driving wheel spinning at `wheelSpin` (rad/s).
+PowertrainInput heldInput(btScalar pedal, btScalar wheelSpin) {
+  PowertrainInput input;
+  input.pedal = pedal;
+  input.fastestWheelSpin = input.meanWheelSpin = wheelSpin;
+  return input;
+}
+
+void runSteps(Powertrain& powertrain, const PowertrainInput& input, int steps) {
+  for (int step = 0; step < steps; ++step) powertrain.update(input, kStep);
+}
 }  // namespace
 
 TEST_CASE("leaving neutral sets engine_startRPM; the clutch closes in 1 / clutch_speed s") {
@@ -165,12 +177,10 @@ TEST_CASE("shift dwell: after an upshift, a downshift waits shiftDwell seconds")
   Bench bench;
   bench.gearbox.shiftDwell = 0.5f;
   Powertrain powertrain(bench.engine, bench.gearbox);
-  PowertrainInput input;
-  input.pedal = 1;
-  input.fastestWheelSpin = input.meanWheelSpin = 0;
-  for (int step = 0; step < 60; ++step) powertrain.update(input, kStep);
+  PowertrainInput input = heldInput(1, 0);
+  runSteps(powertrain, input, 60);
   input.fastestWheelSpin = input.meanWheelSpin = 150;  // 17 000 rpm in first: spinning
-  for (int step = 0; step < 2; ++step) powertrain.update(input, kStep);
+  runSteps(powertrain, input, 2);
   REQUIRE(powertrain.state().gear == kFirstGear + 1);
   input.fastestWheelSpin = input.meanWheelSpin = 10;  // grip again: 764 rpm in second
   int downshiftStep = -1;
@@ -205,7 +215,7 @@ TEST_CASE("engine speed follows the fastest driving wheel times the ratios once 
   input.pedal = 1;
   input.fastestWheelSpin = 20;  // rad/s
   input.meanWheelSpin = 19;
-  for (int step = 0; step < 60; ++step) powertrain.update(input, kStep);
+  runSteps(powertrain, input, 60);
   REQUIRE(powertrain.state().clutch == 1);
   const int gear = powertrain.state().gear;
   CHECK(powertrain.state().engineRpm ==
@@ -215,10 +225,8 @@ TEST_CASE("engine speed follows the fastest driving wheel times the ratios once 
 TEST_CASE("below engine_minRPM with the throttle closed the clutch opens and the engine idles") {
   Bench bench;
   Powertrain powertrain(bench.engine, bench.gearbox);
-  PowertrainInput input;
-  input.pedal = 1;
-  input.fastestWheelSpin = input.meanWheelSpin = 10;
-  for (int step = 0; step < 60; ++step) powertrain.update(input, kStep);
+  PowertrainInput input = heldInput(1, 10);
+  runSteps(powertrain, input, 60);
   REQUIRE(powertrain.state().gear == kFirstGear);
   // Coasting down: the wheels would turn the engine at 1.2 rad/s x 12 = 137 rpm.
   input.pedal = 0;
@@ -232,10 +240,8 @@ TEST_CASE("below engine_minRPM with the throttle closed the clutch opens and the
 TEST_CASE("engine braking while coasting in gear: 8% of peak torque at max rpm, through the gears") {
   Bench bench;
   Powertrain powertrain(bench.engine, bench.gearbox);
-  PowertrainInput input;
-  input.pedal = 1;
-  input.fastestWheelSpin = input.meanWheelSpin = 40;
-  for (int step = 0; step < 120; ++step) powertrain.update(input, kStep);
+  PowertrainInput input = heldInput(1, 40);
+  runSteps(powertrain, input, 120);
   input.pedal = 0;
   const PowertrainOutput output = powertrain.update(input, kStep);
   const PowertrainState& state = powertrain.state();
@@ -248,10 +254,8 @@ TEST_CASE("engine braking while coasting in gear: 8% of peak torque at max rpm, 
 TEST_CASE("'back' while rolling forward brakes; reverse engages only below gear_dir_switch_RPM") {
   Bench bench;
   Powertrain powertrain(bench.engine, bench.gearbox);
-  PowertrainInput input;
-  input.pedal = 1;
-  input.fastestWheelSpin = input.meanWheelSpin = 10;
-  for (int step = 0; step < 60; ++step) powertrain.update(input, kStep);
+  PowertrainInput input = heldInput(1, 10);
+  runSteps(powertrain, input, 60);
   input.pedal = -1;
   // Wheels at 10 rad/s = 95 rpm > 40 rpm: the pedal brakes.
   PowertrainOutput output = powertrain.update(input, kStep);
@@ -287,7 +291,7 @@ TEST_CASE("manual gearbox: shift inputs choose the gear, the pedal drives in it"
   CHECK(powertrain.state().gear == kFirstGear + 1);
   input.shiftUp = false;
   input.fastestWheelSpin = input.meanWheelSpin = 200;  // far above shiftup: no automatic shift
-  for (int step = 0; step < 120; ++step) powertrain.update(input, kStep);
+  runSteps(powertrain, input, 120);
   CHECK(powertrain.state().gear == kFirstGear + 1);
   input.shiftDown = true;
   powertrain.update(input, kStep);

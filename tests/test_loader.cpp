@@ -6,8 +6,8 @@
 
 #include <cmath>
 #include <fstream>
-#include <sstream>
 
+#include "TestWorld.h"
 #include "Tolerance.h"
 #include "raycar/Error.h"
 #include "raycar/MassProperties.h"
@@ -24,21 +24,11 @@ constexpr btScalar kStep = 1.0f / 120;
 
 // A Z-up world (the models' own convention) with a flat, static ground.
 struct ZUpWorld {
-  btDefaultCollisionConfiguration configuration;
-  btCollisionDispatcher dispatcher{&configuration};
-  btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
-  btStaticPlaneShape groundShape{btVector3(0, 0, 1), 0};
-  btRigidBody ground{0, nullptr, &groundShape};
-  ZUpWorld() {
-    world.setGravity(btVector3(0, 0, -9.81f));
-    ground.setFriction(1);
-    world.addRigidBody(&ground);
-  }
-  ~ZUpWorld() { world.removeRigidBody(&ground); }
+  TestWorld test{btVector3(0, 0, -9.81f)};
+  btDiscreteDynamicsWorld& world = test.world();
+  ZUpWorld() { test.addStaticPlane(btVector3(0, 0, 1), btVector3(0, 0, 0), 1); }
   void run(btScalar seconds) {
-    for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) world.stepSimulation(kStep, 1, kStep);
+    for (int i = 0; i < int(std::lround(seconds / kStep)); ++i) test.step(kStep);
   }
 };
 
@@ -161,10 +151,7 @@ TEST_CASE("the jeep: upper helpers below the lower ones, the hullproxy rule, a l
 }
 
 TEST_CASE("wheels on one axle that almost mirror each other are snapped to exact mirror images") {
-  std::ifstream file(kTestData + "/base/car.obj");
-  std::stringstream text;
-  text << file.rdbuf();
-  std::string obj = text.str();
+  std::string obj = readTextFile(kTestData + "/base/car.obj", "OBJ file");
   // Move wheel2's helpers 1 cm outward and 2 cm forward.
   const std::string upper = "o wheel2_upper\nv 0.8000 1.3000 0.5500", lower = "o wheel2_lower\nv 0.8000 1.3000 0.3300";
   REQUIRE(obj.find(upper) != std::string::npos);
@@ -293,8 +280,6 @@ TEST_CASE("script errors name the line and the key") {
 }
 
 TEST_CASE("the README's script reference is the key table") {
-  std::ifstream file(std::string(RAYCAR_SOURCE_DIR) + "/README.md");
-  std::stringstream text;
-  text << file.rdbuf();
-  CHECK(text.str().find(scriptReferenceMarkdown()) != std::string::npos);
+  const std::string readme = readTextFile(std::string(RAYCAR_SOURCE_DIR) + "/README.md", "README");
+  CHECK(readme.find(scriptReferenceMarkdown()) != std::string::npos);
 }

@@ -6,8 +6,6 @@
 #include <toml++/toml.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "Report.h"
 #include "SceneRunner.h"
@@ -34,13 +32,6 @@ SceneSummary run(const Scene& scene) {
   SceneRunner runner(scene);
   while (!runner.finished()) runner.step();
   return runner.summary();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -113,7 +104,7 @@ TEST_CASE("the same scene gives a byte-identical telemetry.csv") {
     while (!runner.finished()) runner.step();
     const std::string directory = std::string(RAYCAR_BINARY_DIR) + "/sim-determinism-" + std::to_string(i);
     writeReport(directory, runner);
-    outputs[i] = slurp(directory + "/telemetry.csv");
+    outputs[i] = readTextFile(directory + "/telemetry.csv", "report output");
   }
   CHECK(outputs[0].size() > 10000);
   CHECK(outputs[0] == outputs[1]);
@@ -126,14 +117,14 @@ TEST_CASE("the report holds telemetry with DESIGN.md's columns, a JSON summary a
   while (!runner.finished()) runner.step();
   const std::string directory = std::string(RAYCAR_BINARY_DIR) + "/sim-report";
   writeReport(directory, runner);
-  const std::string csv = slurp(directory + "/telemetry.csv");
+  const std::string csv = readTextFile(directory + "/telemetry.csv", "report output");
   CHECK(csv.rfind("time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y,w1_contact,w1_compression,"
                   "w1_load,w1_slip_ratio,w1_slip_angle,w1_fx,w1_fy,w1_omega,w1_steer", 0) == 0);
   CHECK(csv.find("ghost_distance") != std::string::npos);
   const toml::table unused;  // keep toml++ linked for the golden reader above
-  const std::string json = slurp(directory + "/summary.json");
+  const std::string json = readTextFile(directory + "/summary.json", "report output");
   CHECK(json.find("\"inside_parking_space\"") != std::string::npos);
-  const std::string html = slurp(directory + "/report.html");
+  const std::string html = readTextFile(directory + "/report.html", "report output");
   for (const char* title : {"Top-down path", "Speed", "Engine", "Gear", "Wheel loads", "Slip ratios", "Slip angles"})
     CHECK(html.find(title) != std::string::npos);
   CHECK(html.find("<polyline") != std::string::npos);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -206,11 +205,7 @@ Scene parseScene(const std::string& text, const std::string& path) {
 }
 
 Scene loadScene(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw Error({path, 0, ""}, "cannot open the scene file");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parseScene(text.str(), path);
+  return parseScene(readTextFile(path, "scene file"), path);
 }
 
 }  // namespace raycar::sim

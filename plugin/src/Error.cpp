@@ -1,5 +1,8 @@
 #include "raycar/Error.h"
 
+#include <fstream>
+#include <sstream>
+
 namespace raycar {
 namespace {
 
@@ -29,5 +32,13 @@ Error::Error(ErrorLocation location, const std::string& message)
 
 SettingsError::SettingsError(std::vector<std::string> problems)
     : Error(ErrorLocation{}, joinProblems(problems)), problems_(std::move(problems)) {}
+
+std::string readTextFile(const std::string& path, const std::string& what) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw Error({path, 0, ""}, "cannot open the " + what);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
 
 }  // namespace raycar

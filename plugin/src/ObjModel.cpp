@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -143,11 +142,7 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
 }
 
 ObjModel loadObjModel(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw Error({path, 0, ""}, "cannot open the OBJ file");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parseObjModel(text.str(), path);
+  return parseObjModel(readTextFile(path, "OBJ file"), path);
 }
 
 }  // namespace raycar

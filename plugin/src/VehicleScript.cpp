@@ -6,7 +6,6 @@
 #include <array>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -61,8 +60,13 @@ struct Key {
 using T = ScriptValueType;
 #define SET(expression) [](Target & t, const Value& v) { (void)t; (void)v; expression; }
 
-CurvePoint point(const std::array<double, 2>& p, double slipScale) {
-  return CurvePoint{btScalar(p[0] * slipScale), btScalar(p[1])};
+// A tabulated curve replaces the Magic Formula; `slipScale` converts the file's slip unit.
+void setCurvePoints(FrictionCurveSettings& curve, const std::vector<std::array<double, 2>>& points,
+                    double slipScale) {
+  if (points.empty()) return;
+  curve.form = FrictionCurveSettings::Form::Points;
+  curve.points.clear();
+  for (const auto& p : points) curve.points.push_back(CurvePoint{btScalar(p[0] * slipScale), btScalar(p[1])});
 }
 
 btVector3 axisFromText(const std::string& text) {
@@ -321,12 +325,7 @@ const std::vector<Key>& keys() {
       {"tire", "longitudinal_e", T::Number, "", -100, 1, "0", "Magic Formula E of mu_x(s)",
        SET(t.tire->tire.longitudinalCurve.magicFormula.curvatureE = btScalar(v.number))},
       {"tire", "longitudinal_points", T::PointList, "[slip ratio, mu]", 0, 100, "[]", "tabulated mu_x(s); replaces the formula",
-       SET({
-         if (v.points.empty()) return;
-         t.tire->tire.longitudinalCurve.form = FrictionCurveSettings::Form::Points;
-         t.tire->tire.longitudinalCurve.points.clear();
-         for (const auto& p : v.points) t.tire->tire.longitudinalCurve.points.push_back(point(p, 1));
-       })},
+       SET(setCurvePoints(t.tire->tire.longitudinalCurve, v.points, 1))},
       {"tire", "lateral_b", T::Number, "per rad", kPositive, 1e3, "9", "Magic Formula B of mu_y(alpha)",
        SET(t.tire->tire.lateralCurve.magicFormula.stiffnessB = btScalar(v.number))},
       {"tire", "lateral_c", T::Number, "", kPositive, 1.999, "1.55", "Magic Formula C of mu_y(alpha)",
@@ -336,12 +335,7 @@ const std::vector<Key>& keys() {
       {"tire", "lateral_e", T::Number, "", -100, 1, "0", "Magic Formula E of mu_y(alpha)",
        SET(t.tire->tire.lateralCurve.magicFormula.curvatureE = btScalar(v.number))},
       {"tire", "lateral_points", T::PointList, "[deg, mu]", 0, 100, "[]", "tabulated mu_y(alpha), alpha in degrees; replaces the formula",
-       SET({
-         if (v.points.empty()) return;
-         t.tire->tire.lateralCurve.form = FrictionCurveSettings::Form::Points;
-         t.tire->tire.lateralCurve.points.clear();
-         for (const auto& p : v.points) t.tire->tire.lateralCurve.points.push_back(point(p, SIMD_PI / 180));
-       })},
+       SET(setCurvePoints(t.tire->tire.lateralCurve, v.points, SIMD_PI / 180))},
       {"tire", "slip_ratio_epsilon", T::Number, "m/s", kPositive, 100, "0.5", "keeps s finite near standstill",
        SET(t.tire->tire.slipRatioEpsilon = btScalar(v.number))},
       {"tire", "slip_angle_epsilon", T::Number, "m/s", kPositive, 100, "0.5", "keeps alpha finite near standstill",
@@ -627,11 +621,7 @@ VehicleScript parseVehicleScript(const std::string& text, const std::string& pat
 }
 
 VehicleScript loadVehicleScript(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw Error({path, 0, ""}, "cannot open the vehicle script");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parseVehicleScript(text.str(), path);
+  return parseVehicleScript(readTextFile(path, "vehicle script"), path);
 }
 
 std::vector<ScriptKeyInfo> scriptKeyReference() {

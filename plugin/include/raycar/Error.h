@@ -44,4 +44,8 @@ class InputError : public Error {
       : Error(ErrorLocation{"", 0, object}, message) {}
 };
 
+// The whole file as text; a file that cannot be opened throws Error "cannot open the <what>"
+// naming the path (what: e.g. "OBJ file", "vehicle script").
+std::string readTextFile(const std::string& path, const std::string& what);
+
 }  // namespace raycar
