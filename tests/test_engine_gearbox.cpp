@@ -88,7 +88,7 @@ constexpr btScalar kStep = 1.0f / 120;
 PowertrainInput heldInput(btScalar pedal, btScalar wheelSpin) {
   PowertrainInput input;
   input.pedal = pedal;
-  input.fastestWheelSpin = input.meanWheelSpin = wheelSpin;
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = wheelSpin;
   return input;
 }
 
@@ -128,7 +128,7 @@ TEST_CASE("automatic upshift when the engine crosses shiftup rpm, never from rev
   double previousRpm = 0;
   int shifts = 0, shiftStep = -1, closedAfter = -1;
   for (int step = 0; step < 4000 && powertrain.state().gear < 5; ++step) {
-    input.fastestWheelSpin = input.meanWheelSpin = btScalar(0.05 * step);
+    input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = btScalar(0.05 * step);
     const int gearBefore = powertrain.state().gear;
     const double wheelRpmBefore = input.fastestWheelSpin * kRpmPerRadPerSecond;
     const double clutchBefore = powertrain.state().clutch;
@@ -161,28 +161,28 @@ TEST_CASE("automatic upshift when the engine crosses shiftup rpm, never from rev
   // Reverse at high wheel speed: no upshift, ever.
   Powertrain reverse(bench.engine, bench.gearbox);
   input.pedal = -1;
-  input.fastestWheelSpin = input.meanWheelSpin = 0;
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 0;
   reverse.update(input, kStep);
   REQUIRE(reverse.state().gear == kReverseGear);
   for (int step = 0; step < 600; ++step) {
-    input.fastestWheelSpin = input.meanWheelSpin = btScalar(-0.1 * step);
+    input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = btScalar(-0.1 * step);
     reverse.update(input, kStep);
     CHECK(reverse.state().gear == kReverseGear);
   }
 }
 
 TEST_CASE("shift dwell: after an upshift, a downshift waits shiftDwell seconds") {
-  // Wheelspin lifts the engine speed over shiftup; grip returns and the speed falls under
-  // shiftdown at once. The downshift must wait 0.5 s (the dwell), then happen.
+  // The road speed crosses shiftup, and at once falls under shiftdown (the car runs into a
+  // steep climb). The downshift must wait 0.5 s (the dwell), then happen.
   Bench bench;
   bench.gearbox.shiftDwell = 0.5f;
   Powertrain powertrain(bench.engine, bench.gearbox);
   PowertrainInput input = heldInput(1, 0);
   runSteps(powertrain, input, 60);
-  input.fastestWheelSpin = input.meanWheelSpin = 150;  // 17 000 rpm in first: spinning
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 150;  // 17 000 rpm in first
   runSteps(powertrain, input, 2);
   REQUIRE(powertrain.state().gear == kFirstGear + 1);
-  input.fastestWheelSpin = input.meanWheelSpin = 10;  // grip again: 764 rpm in second
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 10;  // 764 rpm in second
   int downshiftStep = -1;
   for (int step = 0; step < 240 && downshiftStep < 0; ++step) {
     powertrain.update(input, kStep);
@@ -193,12 +193,56 @@ TEST_CASE("shift dwell: after an upshift, a downshift waits shiftDwell seconds")
   CHECK(downshiftStep * kStep <= 0.5 + 2 * kStep);
 }
 
+TEST_CASE("wheelspin does not shift: the automatic box shifts on road speed") {
+  // Driving wheels spinning at 150 rad/s (17 000 rpm through first) while the car rolls at a
+  // road speed worth 1 000 rpm: the box stays in first, and the engine turns with the wheels.
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input = heldInput(1, 0);
+  runSteps(powertrain, input, 60);
+  input.fastestWheelSpin = input.meanWheelSpin = 150;
+  input.roadWheelSpin = btScalar(1000 / (kRpmPerRadPerSecond * 3 * 4));
+  runSteps(powertrain, input, 120);
+  CHECK(powertrain.state().gear == kFirstGear);
+  CHECK(powertrain.state().shifts == 1);  // neutral -> first only
+  CHECK(powertrain.state().engineRpm == within(bench.engine.maxRpm, 1e-6));
+}
+
+TEST_CASE("braked to a stop in fourth, the box steps down as the car slows and waits in neutral") {
+  // Seed 001: below shiftdown the gear goes down, until neutral. Each downshift opens the clutch;
+  // with the throttle closed the box does not wait for it to close, so a stop that takes less
+  // than a clutch time per gear still ends in neutral, and the engine idles there.
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  PowertrainInput input = heldInput(1, 0);
+  runSteps(powertrain, input, 10);
+  for (int gear = kFirstGear; gear < kFirstGear + 3; ++gear) {  // up to fourth
+    const btScalar spin = btScalar(5200 / (kRpmPerRadPerSecond * bench.gearbox.gears[gear] * 4));
+    input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = spin;
+    runSteps(powertrain, input, 60);
+  }
+  REQUIRE(powertrain.state().gear == kFirstGear + 3);
+  // Braking: the road speed falls linearly to zero in 1 s (a 0.9 g stop from 9 m/s).
+  input.pedal = 0;
+  const btScalar start = input.roadWheelSpin;
+  for (int step = 0; step <= 120; ++step) {
+    input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = start * btScalar(1 - step / 120.0);
+    powertrain.update(input, kStep);
+  }
+  CHECK(powertrain.state().gear == kNeutralGear);
+  CHECK(powertrain.state().engineRpm == within(bench.engine.idleRpm, 1e-6));
+  // And it pulls away in first.
+  input.pedal = 1;
+  powertrain.update(input, kStep);
+  CHECK(powertrain.state().gear == kFirstGear);
+}
+
 TEST_CASE("drive torque = engine torque x pedal x clutch x gear x final drive x efficiency") {
   Bench bench;
   Powertrain powertrain(bench.engine, bench.gearbox);
   PowertrainInput input;
   input.pedal = 0.6f;
-  input.fastestWheelSpin = input.meanWheelSpin = 0;
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 0;
   for (int step = 0; step < 10; ++step) {
     const PowertrainOutput output = powertrain.update(input, kStep);
     const PowertrainState& state = powertrain.state();
@@ -230,7 +274,7 @@ TEST_CASE("below engine_minRPM with the throttle closed the clutch opens and the
   REQUIRE(powertrain.state().gear == kFirstGear);
   // Coasting down: the wheels would turn the engine at 1.2 rad/s x 12 = 137 rpm.
   input.pedal = 0;
-  input.fastestWheelSpin = input.meanWheelSpin = 1.2f;
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 1.2f;
   const PowertrainOutput output = powertrain.update(input, kStep);
   CHECK(powertrain.state().clutch == 0);
   CHECK(powertrain.state().engineRpm == within(bench.engine.idleRpm, 1e-6));
@@ -263,15 +307,15 @@ TEST_CASE("'back' while rolling forward brakes; reverse engages only below gear_
   CHECK(output.driveTorque == 0);
   CHECK(powertrain.state().gear != kReverseGear);  // first, or neutral: down until neutral
   // 4.5 rad/s = 43 rpm: still braking. 4.0 rad/s = 38 rpm: reverse.
-  input.fastestWheelSpin = input.meanWheelSpin = 4.5f;
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 4.5f;
   CHECK(powertrain.update(input, kStep).pedalBrake == 1);
-  input.fastestWheelSpin = input.meanWheelSpin = 4.0f;
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 4.0f;
   output = powertrain.update(input, kStep);
   CHECK(powertrain.state().gear == kReverseGear);
   CHECK(output.pedalBrake == 0);
   // And back: forward while rolling backwards fast brakes first.
   input.pedal = 1;
-  input.fastestWheelSpin = input.meanWheelSpin = -10;
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = -10;
   CHECK(powertrain.update(input, kStep).pedalBrake == 1);
   CHECK(powertrain.state().gear == kReverseGear);
 }
@@ -290,7 +334,7 @@ TEST_CASE("manual gearbox: shift inputs choose the gear, the pedal drives in it"
   powertrain.update(input, kStep);  // the vehicle passes one shift per rising edge; here: again
   CHECK(powertrain.state().gear == kFirstGear + 1);
   input.shiftUp = false;
-  input.fastestWheelSpin = input.meanWheelSpin = 200;  // far above shiftup: no automatic shift
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 200;  // far above shiftup: no automatic shift
   runSteps(powertrain, input, 120);
   CHECK(powertrain.state().gear == kFirstGear + 1);
   input.shiftDown = true;

@@ -38,7 +38,7 @@ SceneSummary run(const Scene& scene) {
 
 TEST_CASE("every bundled scene runs to completion with finite telemetry and matches its golden summary") {
   for (const char* name : {"parking", "drift", "offroad", "haul", "crowd"}) {
-    INFO("scene " << name);
+    INFO("scene " << std::string(name));
     const Scene scene = shortened(name);
     SceneRunner runner(scene);
     while (!runner.finished()) runner.step();
@@ -57,7 +57,7 @@ TEST_CASE("every bundled scene runs to completion with finite telemetry and matc
       REQUIRE_MESSAGE(entry, key);
       const double value = *(*entry)["value"].value<double>();
       const double tolerance = *(*entry)["tolerance"].value<double>();
-      INFO(key << ": " << measured << ", golden " << value << " +- " << tolerance);
+      INFO(std::string(key) << ": " << measured << ", golden " << value << " +- " << tolerance);
       CHECK(std::fabs(measured - value) <= tolerance);
     };
     check("distance", first.distance);

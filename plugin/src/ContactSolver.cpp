@@ -73,6 +73,8 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
       contact.suspensionImpulse = 0;
       contact.longitudinalImpulse = 0;
       contact.lateralImpulse = 0;
+      contact.longitudinalStickDisplacement = 0;  // a new contact has no anchor yet
+      contact.lateralStickDisplacement = 0;
     }
     contact.bumpStopImpulse = 0;
     contact.brakeImpulse = 0;
@@ -93,6 +95,10 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
     buildRow(chassis, contact, contact.normal, rows.normal);
     buildRow(chassis, contact, contact.longitudinal, rows.longitudinal);
     buildRow(chassis, contact, contact.lateral, rows.lateral);
+    setStickSpring(rows.longitudinal, contact, contact.longitudinalStickStiffness,
+                   contact.longitudinalStickDisplacement, dt);
+    setStickSpring(rows.lateral, contact, contact.lateralStickStiffness,
+                   contact.lateralStickDisplacement, dt);
     if (!contact.warmStart) continue;
     applyRow(chassis, contact, rows.normal, contact.suspensionImpulse);
     applyRow(chassis, contact, rows.longitudinal, contact.longitudinalImpulse);
@@ -131,7 +137,10 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
     // converged sweep moves nothing, so the answer is the law's own; only the way there differs
     // from evaluating each row just before solving it.
     for (size_t i = 0; i < count; ++i)
-      if (contacts[i].active) trials_[i] = longitudinalTrial(chassis, contacts[i], rows_[i], dt);
+      if (contacts[i].active) {
+        trials_[i] = longitudinalTrial(chassis, contacts[i], rows_[i], dt);
+        contacts[i].longitudinalStuck = trials_[i].sticks || trials_[i].law.sticks;
+      }
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
@@ -142,7 +151,10 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
       track(before, contact.longitudinalImpulse);
     }
     for (size_t i = 0; i < count; ++i)
-      if (contacts[i].active) trials_[i] = lateralTrial(chassis, contacts[i], rows_[i]);
+      if (contacts[i].active) {
+        trials_[i] = lateralTrial(chassis, contacts[i], rows_[i]);
+        contacts[i].lateralStuck = trials_[i].sticks || trials_[i].law.sticks;
+      }
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
@@ -166,6 +178,7 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
     if (!contact.active) continue;
     contact.forwardSpeed = rowSpeed(chassis, contact, rows_[i].longitudinal);
     contact.lateralSpeed = rowSpeed(chassis, contact, rows_[i].lateral);
+    updateStickDisplacements(contact, dt);
   }
   addPredicted(chassis, -1);
   for (SolverBody& ground : groundBodies_) addPredicted(ground, -1);
@@ -249,13 +262,57 @@ void ContactSolver::solveAirborneBrake(WheelContact& contact) {
   }
 }
 
+void ContactSolver::setStickSpring(ContactRow& row, const WheelContact& contact,
+                                   btScalar stiffness, btScalar displacement, btScalar dt) {
+  // The spring-damper F = -k (d + u dt) - c u, implicit in the slip speed u at the step's end
+  // (d: the anchor's displacement at its start), is u = -(F + k d) / (k dt + c): with the
+  // impulse lambda = F dt, u + lambda / (dt (k dt + c)) + k d / (k dt + c) = 0. Critically
+  // damped against the row's mass, so a hold settles without ringing; implicit, so it is stable
+  // at any step. On a dynamic body the row stays rigid: Bullet's own contacts under that body
+  // see the action's impulses a step late, and a 20 kg box rang on the spring into the floor.
+  if (!(stiffness > 0) || contact.groundBody >= 0) {
+    row.softness = row.bias = 0;
+    return;
+  }
+  const btScalar damping = 2 * std::sqrt(stiffness / row.inverseMass);
+  const btScalar denominator = stiffness * dt + damping;
+  row.softness = 1 / (dt * denominator);
+  row.bias = stiffness * displacement / denominator;
+}
+
+void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt) const {
+  // A row that stuck within its limit moved its anchor by this step's slip; one held at the limit
+  // slid, dragging the anchor to where the spring carries that force; a row that did not stick
+  // has no anchor.
+  const btScalar x = contact.longitudinalImpulse * contact.inverseLongitudinalLimit;
+  const btScalar y = contact.lateralImpulse * contact.inverseLateralLimit;
+  constexpr btScalar kSaturated = btScalar(1) - btScalar(1e-4);
+  const bool longitudinalSaturated =
+      contact.boxFriction ? std::fabs(x) >= kSaturated : x * x + y * y >= kSaturated;
+  const bool lateralSaturated =
+      contact.boxFriction ? std::fabs(y) >= kSaturated : x * x + y * y >= kSaturated;
+  auto update = [dt](bool stuck, bool saturated, btScalar stiffness, btScalar slip,
+                     btScalar impulse, btScalar& displacement) {
+    if (!stuck || !(stiffness > 0)) displacement = 0;
+    else if (saturated) displacement = -impulse / (dt * stiffness);
+    else displacement += slip * dt;
+  };
+  update(contact.longitudinalStuck, longitudinalSaturated, contact.longitudinalStickStiffness,
+         contact.forwardSpeed - contact.radius * contact.angularSpeed, contact.longitudinalImpulse,
+         contact.longitudinalStickDisplacement);
+  update(contact.lateralStuck, lateralSaturated, contact.lateralStickStiffness,
+         contact.lateralSpeed, contact.lateralImpulse, contact.lateralStickDisplacement);
+}
+
 btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar impulse,
-                                btScalar slip, btScalar inverseMass, btScalar dt) const {
-  // Static friction removes the slip. The tire's law takes a Newton step on lambda = F(u) dt,
+                                btScalar slip, btScalar inverseMass, btScalar softness,
+                                btScalar bias, btScalar dt) const {
+  // Static friction removes the slip, or with a stick spring brings slip + softness x impulse
+  // + bias to zero. The tire's law takes a Newton step on lambda = F(u) dt,
   // d lambda = (F dt - lambda) / (1 + K dt w), with K < 0 on the curve's falling branch (the
   // denominator is kept positive there); the step stops at zero slip, never past it.
+  if (sticks || law.sticks) return -(slip + softness * impulse + bias) / (inverseMass + softness);
   const btScalar stick = -slip / inverseMass;
-  if (sticks || law.sticks) return stick;
   const btScalar denominator =
       std::max(1 + law.stiffness * dt * inverseMass, kMinimumNewtonDenominator);
   const btScalar newton = (law.force * dt - impulse) / denominator;
@@ -299,6 +356,8 @@ ContactSolver::RowTrial ContactSolver::longitudinalTrial(const SolverBody& chass
   const btScalar radius = contact.radius;
   const btScalar inverseInertia = contact.inverseSpinInertia;
   trial.sticks = contact.boxFriction || contact.staticLongitudinal;
+  trial.softness = rows.longitudinal.softness;
+  trial.bias = rows.longitudinal.bias;
   auto evaluate = [&](btScalar slip, btScalar inverseMass) {
     trial.slip = slip;
     trial.inverseMass = inverseMass;
@@ -311,21 +370,31 @@ ContactSolver::RowTrial ContactSolver::longitudinalTrial(const SolverBody& chass
   if (inverseInertia == 0) return evaluate(trial.speed, chassisMass);
   const btScalar spinFree = freeSpin(contact);
   const btScalar spinImpulse = spinFree / inverseInertia;  // N m s that would stop the wheel
-  if (contact.brakeImpulseLimit > 0 &&
-      brakeCouldHold(contact.longitudinalImpulse, trial.speed, spinImpulse,
-                     contact.brakeImpulseLimit, radius)) {
-    // Whether the brake holds depends on the impulse the tire really transmits: the candidate
-    // as commit() will limit it.
-    evaluate(trial.speed, chassisMass);
-    const btScalar held = candidate(trial, contact.longitudinalImpulse, trial.speed, dt);
-    const btScalar holdingBrake =
-        frictionLimited(contact, held, contact.lateralImpulse).longitudinal * radius - spinImpulse;
-    if (std::fabs(holdingBrake) <= contact.brakeImpulseLimit) return trial;
+  // The brake impulse that would hold the wheel, or (when holding is out of reach) its sign:
+  // if holding the wheel needs more than the brake gives, the wheel turns the way the excess
+  // pushes it, and the brake, at its limit, pushes back. The direction comes from the holding
+  // candidate, not from the spin the last friction impulse left: a brake never reverses a wheel,
+  // and guessing its direction from a friction impulse that is about to change would let a
+  // static row settle with the contact still sliding (a parked car crept away at 1 cm/s).
+  btScalar holdingBrake = 0;
+  if (contact.brakeImpulseLimit > 0) {
+    if (brakeCouldHold(contact.longitudinalImpulse, trial.speed, spinImpulse,
+                       contact.brakeImpulseLimit, radius)) {
+      // Whether the brake holds depends on the impulse the tire really transmits: the candidate
+      // as commit() will limit it.
+      evaluate(trial.speed, chassisMass);
+      const btScalar held = candidate(trial, contact.longitudinalImpulse, trial.speed, dt);
+      holdingBrake =
+          frictionLimited(contact, held, contact.lateralImpulse).longitudinal * radius - spinImpulse;
+      if (std::fabs(holdingBrake) <= contact.brakeImpulseLimit) return trial;
+    } else {
+      // brakeCouldHold's bound: sliding forward, holding would need a brake below -limit.
+      holdingBrake = trial.speed > 0 ? -1 : 1;
+    }
   }
-  // The brake cannot hold it: the wheel turns against the brake at the brake's limit, which
-  // opposes the spin the wheel would have without it.
+  // The brake cannot hold it: the wheel turns against the brake at the brake's limit.
   const btScalar spinWithoutBrake = spinFree - contact.longitudinalImpulse * radius * inverseInertia;
-  const btScalar brake = -std::copysign(contact.brakeImpulseLimit, spinWithoutBrake);
+  const btScalar brake = std::copysign(contact.brakeImpulseLimit, holdingBrake);
   const btScalar spin = spinWithoutBrake + brake * inverseInertia;
   return evaluate(trial.speed - radius * spin, chassisMass + radius * radius * inverseInertia);
 }
@@ -339,6 +408,8 @@ ContactSolver::RowTrial ContactSolver::lateralTrial(const SolverBody& chassis,
       rowSpeed(chassis, contact, rows.longitudinal) - contact.radius * contact.angularSpeed;
   trial.sticks = contact.boxFriction || contact.staticLateral;
   trial.inverseMass = rows.lateral.inverseMass;
+  trial.softness = rows.lateral.softness;
+  trial.bias = rows.lateral.bias;
   if (!trial.sticks)
     trial.law = contact.tire->lateral(contact.tireContact, trial.slip, longitudinalSlip);
   return trial;
@@ -351,7 +422,8 @@ btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse, btSca
   const btScalar slip = trial.slip + (speed - trial.speed);
   FrictionLaw law = trial.law;
   law.force -= law.stiffness * (slip - trial.slip);
-  return impulse + rowStep(law, trial.sticks, impulse, slip, trial.inverseMass, dt);
+  return impulse + rowStep(law, trial.sticks, impulse, slip, trial.inverseMass, trial.softness,
+                           trial.bias, dt);
 }
 
 ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelContact& contact,

@@ -94,6 +94,16 @@ struct WheelContact {
   bool boxFriction = false;        // handbraked: seed 001's independent directions
   bool staticLongitudinal = false;  // below stickSpeed: the row sticks up to the limit
   bool staticLateral = false;
+  // A sticking row is the tire's carcass as a spring-damper anchored on the ground (stiffness
+  // N/m, 0: a rigid row), its anchor `stickDisplacement` (m of slip since the row began to stick)
+  // kept from step to step. Rigid rows leave a statically indeterminate hold to the sweep order
+  // (one wheel of a parked truck pulled against the others); springs share it as stiffness does.
+  btScalar longitudinalStickStiffness = 0;
+  btScalar lateralStickStiffness = 0;
+  btScalar longitudinalStickDisplacement = 0;  // state: m
+  btScalar lateralStickDisplacement = 0;       // state: m
+  bool longitudinalStuck = false;  // result: the row stuck this step
+  bool lateralStuck = false;
   bool warmStart = false;          // active in the previous step: start from its impulses
   // Results (impulses over the step)
   btScalar suspensionImpulse = 0;  // N s along the normal
@@ -130,6 +140,10 @@ struct ContactRow {
   btVector3 groundTurn{0, 0, 0};      // ground inverse inertia x groundAngular
   btScalar groundSpeed = 0;           // static or kinematic ground's velocity along direction
   btScalar inverseMass = 0;           // 1 / effective mass, chassis and ground (not the wheel)
+  // A sticking friction row's spring (WheelContact's stick stiffness), as a soft constraint:
+  // slip + softness x impulse + bias = 0 after the row's step.
+  btScalar softness = 0;  // m/s per N s
+  btScalar bias = 0;      // m/s
 };
 
 class ContactSolver {
@@ -185,7 +199,11 @@ class ContactSolver {
   void solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts);
   // Impulse change of one friction row with slip velocity `slip` and inverse mass.
   btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
-                   btScalar inverseMass, btScalar dt) const;
+                   btScalar inverseMass, btScalar softness, btScalar bias, btScalar dt) const;
+  // The stick springs of a contact's friction rows for this step, and their anchors after it.
+  static void setStickSpring(ContactRow& row, const WheelContact& contact, btScalar stiffness,
+                             btScalar displacement, btScalar dt);
+  void updateStickDisplacements(WheelContact& contact, btScalar dt) const;
   // False only when holding the wheel still cannot be within the brake's limit, whatever the
   // tire gives (spinImpulse: the free spin over the inverse spin inertia, N m s).
   static bool brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
@@ -198,6 +216,8 @@ class ContactSolver {
     btScalar slip = 0;         // m/s
     btScalar speed = 0;        // m/s
     btScalar inverseMass = 0;  // of the row as solved (with the wheel's spin when it turns)
+    btScalar softness = 0;     // the row's stick spring (ContactRow)
+    btScalar bias = 0;
     bool sticks = false;
   };
   RowTrial longitudinalTrial(const SolverBody& chassis, const WheelContact& contact,

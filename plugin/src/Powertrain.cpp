@@ -62,15 +62,17 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
   }
 }
 
-void Powertrain::shiftAutomatically(btScalar wheelDrivenRpm, btScalar throttle) {
-  // Only with the clutch closed: right after a shift the engine speed is still settling.
-  if (!gearbox_.automatic || state_.clutch < 1 || state_.gear < kFirstGear) return;
+void Powertrain::shiftAutomatically(btScalar roadRpm, btScalar throttle) {
+  if (!gearbox_.automatic || state_.gear < kFirstGear) return;
+  // Right after a shift the engine speed is still settling: under throttle the box waits for
+  // the clutch. With the throttle closed it keeps stepping down as the car slows.
+  const bool clutchClosed = state_.clutch >= 1;
   const int lastGear = int(gearbox_.gears.size()) - 1;
   const bool upAllowed = lastShiftDirection_ >= 0 || sinceShift_ >= gearbox_.shiftDwell;
   const bool downAllowed = lastShiftDirection_ <= 0 || sinceShift_ >= gearbox_.shiftDwell;
-  if (wheelDrivenRpm > gearbox_.shiftUpRpm && state_.gear < lastGear && upAllowed) {
+  if (roadRpm > gearbox_.shiftUpRpm && state_.gear < lastGear && upAllowed && clutchClosed) {
     shift(state_.gear + 1);
-  } else if (wheelDrivenRpm < gearbox_.shiftDownRpm && downAllowed) {
+  } else if (roadRpm < gearbox_.shiftDownRpm && downAllowed && (clutchClosed || throttle == 0)) {
     if (state_.gear > kFirstGear) shift(state_.gear - 1);
     else if (throttle == 0) shift(kNeutralGear);
   }
@@ -88,11 +90,11 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   btScalar throttle = 0;
   selectGear(input, throttle, output.pedalBrake);
 
+  shiftAutomatically(std::fabs(input.roadWheelSpin * totalRatio()) * kRadiansPerSecondToRpm,
+                     throttle);
   // Engine speed the wheels would impose through the current gear.
-  btScalar wheelDrivenRpm =
+  const btScalar wheelDrivenRpm =
       std::fabs(input.fastestWheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
-  shiftAutomatically(wheelDrivenRpm, throttle);
-  wheelDrivenRpm = std::fabs(input.fastestWheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
 
   if (state_.gear == kNeutralGear) {
     state_.clutch = 0;
@@ -101,11 +103,15 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
     return output;
   }
   state_.clutch = std::min(btScalar(1), state_.clutch + gearbox_.clutchSpeed * dt);
-  // Stall protection: throttle closed and the wheels would drag the engine below minRPM.
-  if (throttle == 0 && wheelDrivenRpm < engine_.minRpm) state_.clutch = 0;
+  // Stall protection: throttle closed and the wheels would drag the engine below minRPM. The
+  // clutch opens and the engine, free of the wheels, idles.
+  const bool stallProtection = throttle == 0 && wheelDrivenRpm < engine_.minRpm;
+  if (stallProtection) state_.clutch = 0;
   const btScalar clutch = state_.clutch;
-  state_.engineRpm = std::clamp(state_.engineRpm + (wheelDrivenRpm - state_.engineRpm) * clutch,
-                                engine_.idleRpm, engine_.maxRpm);
+  state_.engineRpm =
+      stallProtection ? engine_.idleRpm
+                      : std::clamp(state_.engineRpm + (wheelDrivenRpm - state_.engineRpm) * clutch,
+                                   engine_.idleRpm, engine_.maxRpm);
 
   state_.engineTorque = engineTorque(engine_, state_.engineRpm, throttle);
   output.throttle = throttle;

@@ -444,6 +444,12 @@ void RaycastVehicle::measureContacts() {
     contact.tireContact.normalLoad = state.normalLoad;
     contact.tireContact.forwardSpeed = forwardSpeed;
     contact.lateralSpeed = sideSpeed;  // until the solve replaces it with its own result
+    // The carcass spring that static friction is solved as (TireSettings::relaxationLength).
+    const btScalar relaxationLength = settings.tire.relaxationLength;
+    contact.longitudinalStickStiffness =
+        relaxationLength > 0 ? tires_[i]->slipStiffness(contact.tireContact, true) / relaxationLength : 0;
+    contact.lateralStickStiffness =
+        relaxationLength > 0 ? tires_[i]->slipStiffness(contact.tireContact, false) / relaxationLength : 0;
     // Static friction while the contact barely moves over the ground and the row barely slips.
     const bool slow = forwardSpeed * forwardSpeed + sideSpeed * sideSpeed < stickSpeed * stickSpeed;
     contact.staticLongitudinal = slow && std::fabs(surfaceSlip) < stickSpeed;

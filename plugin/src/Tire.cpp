@@ -36,6 +36,11 @@ btScalar SlipCurveTire::peakLateralForce(const TireContact& contact) const {
   return contact.friction * contact.normalLoad * lateralCurve_.peak();
 }
 
+btScalar SlipCurveTire::slipStiffness(const TireContact& contact, bool longitudinal) const {
+  const FrictionCurve& curve = longitudinal ? longitudinalCurve_ : lateralCurve_;
+  return contact.friction * contact.normalLoad * curve.evaluate(0).slope;
+}
+
 FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY,
                                        btScalar scale) const {
   // sigma = (s, tan alpha); rho = |(s / s_peak, alpha / alpha_peak)|. Reciprocals instead of
@@ -161,6 +166,8 @@ std::vector<std::string> validateTire(const TireSettings& settings, const std::s
           "reference load must be >= 0 N (0: the static load)");
   require(settings.sideFrictionCoefficient >= 0 && std::isfinite(settings.sideFrictionCoefficient),
           "side friction coefficient must be >= 0 s/m");
+  require(settings.relaxationLength >= 0 && settings.relaxationLength <= 10,
+          "relaxation length must lie in [0, 10] m (0: rigid static friction)");
   if (settings.model == TireModelKind::SlipCurves && !settings.customModel) {
     for (auto& text : validateCurve(settings.longitudinalCurve, name + " longitudinal curve"))
       problems.push_back(text);

@@ -131,11 +131,18 @@ void RaycastVehicle::applyDrivetrainAndBrakes(btScalar dt) {
   input.shiftUp = shiftUpRequested_;
   input.shiftDown = shiftDownRequested_;
   shiftUpRequested_ = shiftDownRequested_ = false;
+  btScalar roadSpin = 0;
+  int touching = 0;
   for (int wheel : drivingWheels_) {
     const btScalar spin = wheels_[wheel].angularSpeed;
     if (std::fabs(spin) > std::fabs(input.fastestWheelSpin)) input.fastestWheelSpin = spin;
     input.meanWheelSpin += spin / btScalar(drivingWheels_.size());
+    if (wheels_[wheel].inContact) {
+      roadSpin += contacts_[wheel].tireContact.forwardSpeed / wheelSettings_[wheel].radius;
+      ++touching;
+    }
   }
+  input.roadWheelSpin = touching > 0 ? roadSpin / btScalar(touching) : input.meanWheelSpin;
   const PowertrainOutput output = powertrain_->update(input, dt);
 
   for (int i = 0; i < wheelCount(); ++i) {

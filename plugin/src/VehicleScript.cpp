@@ -346,6 +346,8 @@ const std::vector<Key>& keys() {
        SET(t.tire->tire.referenceLoad = btScalar(v.number))},
       {"tire", "side_friction_coefficient", T::Number, "s/m", 0, 100, "0.75", "linear model: side force per side speed and load",
        SET(t.tire->tire.sideFrictionCoefficient = btScalar(v.number))},
+      {"tire", "relaxation_length", T::Number, "m", 0, 10, "0.3", "standstill spring: slip stiffness / this; 0: rigid static friction",
+       SET(t.tire->tire.relaxationLength = btScalar(v.number))},
   };
   return table;
 }

@@ -9,11 +9,16 @@
 //   rpm = lerp(own, wheels, clutch), never below engine_idleRPM nor above engine_maxRPM.
 // - Engaging a gear from neutral sets the engine to engine_startRPM. With the throttle closed
 //   and the wheels turning the engine slower than engine_minRPM, the clutch opens so the engine
-//   does not stall (stalling itself is not modelled).
-// - Automatic mode: above engine_shiftupRPM one gear up, below engine_shiftdownRPM one down
-//   (from first to neutral only with the throttle closed); never up from reverse. After every
-//   change the clutch opens and closes again at clutch_speed, scaling the torque meanwhile, and
-//   no further shift happens until it has closed; a shift back the other way waits shiftDwell.
+//   does not stall (stalling itself is not modelled), and the engine idles at engine_idleRPM.
+// - Automatic mode: when the road speed would turn the engine faster than engine_shiftupRPM one
+//   gear up, slower than engine_shiftdownRPM one down (from first to neutral only with the
+//   throttle closed, as seed 001 has it: a car that stops with the throttle closed waits in
+//   neutral and pulls away in first); never up from reverse. The road speed, not the wheels'
+//   spin, decides, so wheelspin does not shift. After every change the clutch opens and closes
+//   again at clutch_speed, scaling the torque meanwhile; no upshift, nor a downshift under
+//   throttle, happens until it has closed (with the throttle closed the box keeps stepping down
+//   while the car slows, so a hard stop ends in neutral, not in the gear it braked in); a shift
+//   back the other way waits shiftDwell.
 // - Direction (CryEngine): pedal < 0 in a forward gear brakes ('back' while moving forward) until
 //   the driving wheels turn slower than gear_dir_switch_RPM, then engages reverse; pedal > 0 in
 //   reverse likewise. Manual mode: DriverInput's shift inputs choose the gear; pedal > 0 drives in
@@ -30,6 +35,11 @@ struct PowertrainInput {
   bool shiftDown = false;          // manual mode: shift one gear down this step
   btScalar fastestWheelSpin = 0;   // rad/s, the driving wheel spin of largest magnitude (signed)
   btScalar meanWheelSpin = 0;      // rad/s, mean of the driving wheels' spins (signed)
+  // rad/s: the spin the driving wheels would have rolling on the ground without slip (their
+  // contact points' forward speed over the radius; their mean spin while none touches). The
+  // automatic gearbox shifts on it, as a gearbox controller shifts on road speed: wheelspin
+  // at a launch must not change gear.
+  btScalar roadWheelSpin = 0;
 };
 
 struct PowertrainOutput {
@@ -58,7 +68,7 @@ class Powertrain {
  private:
   void engage(int gear);
   void selectGear(const PowertrainInput& input, btScalar& throttle, btScalar& pedalBrake);
-  void shiftAutomatically(btScalar wheelDrivenRpm, btScalar throttle);
+  void shiftAutomatically(btScalar roadRpm, btScalar throttle);
   void shift(int gear);  // an automatic shift: remembers its direction and time
 
   EngineSettings engine_;

@@ -46,6 +46,11 @@ struct TireSettings {
   btScalar loadSensitivity = 0.1;   // k_load: mu_eff = mu (1 - k_load (N / N_ref - 1)), [0, 1)
   btScalar referenceLoad = 0;       // N_ref (N); 0 means the wheel's static load
   btScalar sideFrictionCoefficient = 0.75;  // LinearSideFriction only (s/m)
+  // Relaxation length sigma (m): at standstill a tire's carcass is a spring of stiffness
+  // slip stiffness / sigma (the zero-speed limit of the relaxation-length model), which is how
+  // static friction is solved: a parked car's hold is shared between its wheels as their
+  // stiffnesses share it. 0: rigid static friction (the share is then left to the solve's order).
+  btScalar relaxationLength = 0.3;
   std::shared_ptr<const TireModel> customModel;  // when set, replaces `model`
 };
 
@@ -78,6 +83,11 @@ class TireModel {
   // Whether the force laws already fall from static to sliding friction (slip curves do); if
   // not, the contact's friction is multiplied by dyn_friction_ratio while it slides.
   virtual bool hasOwnSlidingFriction() const { return false; }
+  // Slip stiffness at zero slip (N per unit slip ratio, or per rad of slip angle): what the
+  // static friction spring is made of. The default, 20 x the peak force, is a street tire's.
+  virtual btScalar slipStiffness(const TireContact& contact, bool longitudinal) const {
+    return 20 * (longitudinal ? peakLongitudinalForce(contact) : peakLateralForce(contact));
+  }
 };
 
 class SlipCurveTire final : public TireModel {
@@ -90,6 +100,7 @@ class SlipCurveTire final : public TireModel {
   FrictionLaw lateral(const TireContact& contact, btScalar lateralSlip,
                       btScalar longitudinalSlip) const override;
   bool hasOwnSlidingFriction() const override { return true; }
+  btScalar slipStiffness(const TireContact& contact, bool longitudinal) const override;
 
  private:
   // Force and derivative with respect to sigma_own for one direction: scale x
