@@ -115,3 +115,140 @@ TEST_CASE("matrix: parked on a 10 degree slope with the handbrake, in neutral an
       }
   });
 }
+
+namespace {
+
+DriverInput pedal(btScalar value) {
+  DriverInput input;
+  input.pedal = value;
+  return input;
+}
+
+DriverInput footbrake() {
+  DriverInput input;
+  input.brake = 1;
+  return input;
+}
+
+// The largest radius among the driving wheels (m) and the first gear's total ratio.
+btScalar drivenRadius(RaycastVehicle& vehicle) {
+  btScalar radius = 0;
+  for (int i = 0; i < vehicle.wheelCount(); ++i)
+    if (vehicle.wheelSettings(i).driving) radius = std::max(radius, vehicle.wheelSettings(i).radius);
+  return radius;
+}
+
+constexpr double kRadiansPerSecondToRpm = 60 / (2 * SIMD_PI);
+
+}  // namespace
+
+TEST_CASE("matrix: full-throttle launch: first gear until the road speed reaches the upshift") {
+  // From rest, full throttle, traction control as bundled. The automatic box shifts on road
+  // speed, so the 1 -> 2 upshift comes no earlier than v = shiftup rpm / (gear 1 x final drive)
+  // x R, whatever the wheelspin (before: every launch upshifted at about 1 m/s). Budget: 3%
+  // (the contact's forward speed against the chassis' during the launch pitch). The engine
+  // speed a driver sees agrees with the wheels: with the clutch closed it is the fastest driving
+  // wheel's spin through the gear, within the idle and max rpm (seed 001), to 0.1%; and no driving
+  // wheel spins faster than the engine's max rpm through the gear (the engine has no torque
+  // there), budget 2% for one step of drive torque.
+  forEachCell([](const std::string& vehicle, btScalar step) {
+    RoadRig rig(road(vehicle, step));
+    rig.hold(2);
+    const VehicleSettings& settings = rig.vehicle().settings();
+    const double firstRatio = settings.gearbox.gears[kFirstGear] * settings.gearbox.finalDrive;
+    const double upshiftSpeed =
+        settings.gearbox.shiftUpRpm / kRadiansPerSecondToRpm / firstRatio * drivenRadius(rig.vehicle());
+    double shiftSpeed = -1, worstRpmError = 0, fastestSpinShare = 0;
+    rig.run(8, [&](RoadRig& r) {
+      const PowertrainState& state = r.vehicle().powertrain();
+      if (shiftSpeed < 0 && r.gear() >= 2) shiftSpeed = r.speed();
+      if (r.gear() >= 1) {
+        const double ratio = settings.gearbox.gears[state.gear] * settings.gearbox.finalDrive;
+        double fastest = 0;
+        for (int i = 0; i < r.vehicle().wheelCount(); ++i)
+          if (r.vehicle().wheelSettings(i).driving)
+            fastest = std::max(fastest, double(std::fabs(r.vehicle().wheelState(i).angularSpeed)));
+        const double wheelRpm = fastest * ratio * kRadiansPerSecondToRpm;
+        fastestSpinShare = std::max(fastestSpinShare, wheelRpm / settings.engine.maxRpm);
+        if (state.clutch >= 1) {
+          const double expected = std::clamp(wheelRpm, double(settings.engine.idleRpm),
+                                             double(settings.engine.maxRpm));
+          worstRpmError = std::max(worstRpmError, std::fabs(state.engineRpm - expected) / expected);
+        }
+      }
+      return pedal(1);
+    });
+    INFO("upshift at " << shiftSpeed << " m/s; road speed for it " << upshiftSpeed << " m/s");
+    INFO("engine rpm against the wheels' " << worstRpmError * 100 << "%, wheels at "
+                                           << fastestSpinShare * 100 << "% of max rpm");
+    CHECK(rig.speed() > 0.5 * upshiftSpeed);  // it did pull away
+    if (shiftSpeed >= 0) CHECK(shiftSpeed >= 0.97 * upshiftSpeed);
+    CHECK(worstRpmError < 1e-3);
+    CHECK(fastestSpinShare < 1.02);
+  });
+}
+
+TEST_CASE("matrix: stop and go twice: first gear (or neutral) within 1 s of standing, pulls away in first") {
+  // Drive off at full throttle for 4 s, brake to a standstill, wait, go again; twice. After the
+  // car stands (speed < 5 cm/s) the box must be in first or neutral within 1 s (a truck braked
+  // in fourth stayed there and relaunched 4 -> 3 -> 2 -> 1), and each launch pulls away in first:
+  // the gear while the car is slower than 1 m/s is never above first, and it is rolling at 1 m/s
+  // within 3 s.
+  forEachCell([](const std::string& vehicle, btScalar step) {
+    RoadRig rig(road(vehicle, step));
+    rig.hold(2);
+    for (int cycle = 0; cycle < 2; ++cycle) {
+      INFO("cycle " << cycle + 1);
+      int highestSlowGear = 0;
+      double rolling = -1;
+      const double launch = rig.time();
+      rig.run(4, [&](RoadRig& r) {
+        if (std::fabs(r.speed()) < 1) highestSlowGear = std::max(highestSlowGear, r.gear());
+        if (rolling < 0 && r.speed() >= 1) rolling = r.time() - launch;
+        return pedal(1);
+      });
+      INFO("rolling at 1 m/s after " << rolling << " s; highest gear below 1 m/s " << highestSlowGear);
+      CHECK(highestSlowGear <= 1);
+      CHECK(rolling >= 0);
+      CHECK(rolling <= 3);
+      // Brake to a stand.
+      double stood = -1;
+      rig.run(10, [&](RoadRig& r) {
+        if (stood < 0 && std::fabs(r.speed()) < 0.05) stood = r.time();
+        return footbrake();
+      });
+      REQUIRE(stood > 0);
+      int gearOneSecondLater = 99;
+      rig.run(2, [&](RoadRig& r) {
+        if (gearOneSecondLater == 99 && r.time() >= stood + 1) gearOneSecondLater = r.gear();
+        return footbrake();
+      });
+      INFO("gear 1 s after standing: " << gearOneSecondLater);
+      CHECK(gearOneSecondLater >= 0);
+      CHECK(gearOneSecondLater <= 1);
+    }
+  });
+}
+
+TEST_CASE("matrix: reverse, then forward again") {
+  // 'Back' from rest engages reverse and backs the car up (faster than 1 m/s within 4 s); 'forward'
+  // while rolling backwards first brakes, then engages first below gear_dir_switch_RPM and
+  // drives forwards (faster than 1 m/s within 8 s of the pedal change).
+  forEachCell([](const std::string& vehicle, btScalar step) {
+    RoadRig rig(road(vehicle, step));
+    rig.hold(2);
+    rig.hold(4, pedal(-1));
+    INFO("after 4 s of 'back': " << rig.speed() << " m/s in gear " << rig.gear());
+    CHECK(rig.gear() == -1);
+    CHECK(rig.speed() < -1);
+    double forward = -1;
+    const double change = rig.time();
+    rig.run(8, [&](RoadRig& r) {
+      if (forward < 0 && r.speed() > 1) forward = r.time() - change;
+      return pedal(1);
+    });
+    INFO("forwards at 1 m/s after " << forward << " s, gear " << rig.gear());
+    CHECK(forward >= 0);
+    CHECK(rig.gear() >= 1);
+  });
+}

@@ -78,6 +78,13 @@ void Powertrain::shiftAutomatically(btScalar roadRpm, btScalar throttle) {
   }
 }
 
+void Powertrain::followWheels(btScalar fastestWheelSpin) {
+  if (state_.gear == kNeutralGear || state_.clutch < 1) return;
+  const btScalar wheelDrivenRpm =
+      std::fabs(fastestWheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
+  state_.engineRpm = std::clamp(wheelDrivenRpm, engine_.idleRpm, engine_.maxRpm);
+}
+
 void Powertrain::shift(int gear) {
   lastShiftDirection_ = gear > state_.gear ? 1 : -1;
   sinceShift_ = 0;

@@ -251,7 +251,15 @@ void RaycastVehicle::finishStep(btScalar dt) {
   applyDrivetrainAndBrakes(dt);  // 5. powertrain, differentials, brakes -> wheel torques
   integrateDriveTorque(dt);     // 6. drive torque into wheel spin
   solveContacts(dt);            // 7. impulses on chassis, ground and wheels
+  followDrivingWheels();        //    an engaged engine turns with the wheels the solve left
   integrateWheelRotation(dt);   // 8. rotation angle for rendering
+}
+
+void RaycastVehicle::followDrivingWheels() {
+  btScalar fastest = 0;
+  for (int wheel : drivingWheels_)
+    if (std::fabs(wheels_[wheel].angularSpeed) > std::fabs(fastest)) fastest = wheels_[wheel].angularSpeed;
+  powertrain_->followWheels(fastest);
 }
 
 void RaycastVehicle::queryWheelRays(const btCollisionWorld& world, bool offMainThread) {
@@ -460,7 +468,15 @@ void RaycastVehicle::measureContacts() {
 void RaycastVehicle::integrateDriveTorque(btScalar dt) {
   for (int i = 0; i < wheelCount(); ++i) {
     WheelState& state = wheels_[i];
-    if (!state.locked) state.angularSpeed += state.driveTorque * dt / wheelSettings_[i].spinInertia;
+    if (state.locked) continue;
+    const btScalar before = state.angularSpeed;
+    btScalar after = before + state.driveTorque * dt / wheelSettings_[i].spinInertia;
+    // The engine's torque is gone at its max rpm: drive torque spins a wheel up to that speed,
+    // not past it (a wheel already faster keeps its speed; engine braking slows it).
+    const btScalar limit = work_[i].engineSpinLimit;
+    if (std::fabs(after) > limit && std::fabs(after) > std::fabs(before))
+      after = std::copysign(std::max(limit, std::fabs(before)), after);
+    state.angularSpeed = after;
   }
 }
 

@@ -10,6 +10,9 @@
 #include "raycar/RaycastVehicle.h"
 
 namespace raycar {
+namespace {
+constexpr btScalar kRadiansPerSecondToRpm = btScalar(60) / SIMD_2_PI;
+}  // namespace
 
 void RaycastVehicle::buildDrivetrainLayout() {
   const size_t count = wheelSettings_.size();
@@ -145,10 +148,20 @@ void RaycastVehicle::applyDrivetrainAndBrakes(btScalar dt) {
   input.roadWheelSpin = touching > 0 ? roadSpin / btScalar(touching) : input.meanWheelSpin;
   const PowertrainOutput output = powertrain_->update(input, dt);
 
+  // The engine's torque falls to zero at its max rpm; an explicit step of drive torque must not
+  // carry a light wheel past that speed (at 1/30 s a spinning wheel overshot it threefold).
+  const btScalar totalRatio = std::fabs(powertrain_->totalRatio());
+  const btScalar engineSpinLimit =
+      totalRatio > 0 && output.driveTorque != 0
+          ? settings_.engine.maxRpm / (totalRatio * kRadiansPerSecondToRpm)
+          : std::numeric_limits<btScalar>::infinity();
   for (int i = 0; i < wheelCount(); ++i) {
     wheels_[i].driveTorque = work_[i].directDrive;
     wheels_[i].brakeTorque = work_[i].directBrake + settings_.brakes.axleFriction;
+    work_[i].engineSpinLimit = std::numeric_limits<btScalar>::infinity();
   }
+  for (const DrivenAxle& axle : drivenAxles_)
+    for (int wheel : axle.wheels) work_[wheel].engineSpinLimit = engineSpinLimit;
   size_t coupling = 0;
   for (const DrivenAxle& axle : drivenAxles_) {
     const btScalar axleTorque = output.driveTorque * axle.share;

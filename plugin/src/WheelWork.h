@@ -29,6 +29,10 @@ struct WheelWork {
   btVector3 groundVelocity{0, 0, 0};  // m/s, the ground's velocity at the contact
   btScalar springForce = 0;    // N, k x + anti-roll
   btScalar geometricSteer = 0;  // rad: the steering's angle for this wheel (Ackermann)
+  // rad/s: the spin at which the engine, through the present gear, reaches its max rpm and has
+  // no torque left; the drive torque does not spin the wheel past it. Infinite when the engine
+  // does not drive this wheel.
+  btScalar engineSpinLimit = 0;
   // cos and sin of the wheel's steer angle, recomputed only when the angle changes
   btScalar trigSteer = 0;
   btScalar steerCos = 1;

@@ -61,6 +61,10 @@ class Powertrain {
  public:
   Powertrain(const EngineSettings& engine, const GearboxSettings& gearbox);
   PowertrainOutput update(const PowertrainInput& input, btScalar dt);
+  // After the step's solve: with the clutch closed the engine turns with the fastest driving
+  // wheel (rad/s, signed) through the gear, within idle and max rpm, so that the engine speed a
+  // driver reads agrees with the wheels it drives (update() saw the wheels a step earlier).
+  void followWheels(btScalar fastestWheelSpin);
   const PowertrainState& state() const { return state_; }
   // Total ratio engine : wheel in the current gear (gear x final drive); 0 in neutral.
   btScalar totalRatio() const;

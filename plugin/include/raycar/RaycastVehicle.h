@@ -128,6 +128,7 @@ class RaycastVehicle : public btActionInterface {
   void applyDrivetrainAndBrakes(btScalar dt);
   void integrateDriveTorque(btScalar dt);
   void solveContacts(btScalar dt);
+  void followDrivingWheels();
   void integrateWheelRotation(btScalar dt);
 
   void buildDrivetrainLayout();
