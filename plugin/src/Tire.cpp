@@ -43,31 +43,61 @@ btScalar SlipCurveTire::slipStiffness(const TireContact& contact, bool longitudi
 
 FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY,
                                        btScalar scale) const {
-  // sigma = (s, tan alpha); rho = |(s / s_peak, alpha / alpha_peak)|. Reciprocals instead of
-  // divisions where they can: this runs a few dozen times per car and step.
-  const FrictionCurve& curve = longitudinal ? longitudinalCurve_ : lateralCurve_;
-  const btScalar normalX = sigmaX * inversePeakSlipX_;
-  const btScalar normalY = std::atan(sigmaY) * inversePeakSlipY_;
+  // sigma = (s, tan alpha); the normalised slips n = (s / s_peak, alpha / alpha_peak), rho = |n|.
+  // Each direction's force is its own curve read at the combined slip, times that direction's
+  // share of a unit vector d:  F_own = scale x mu_own(rho x peak_own) x d_own.
+  // d turns from n / rho (up to the peak, rho <= 1) to sigma / |sigma| (from twice the peak on):
+  // - in the curves' linear range mu_own(rho peak) n_own / rho = mu_own'(0) x own slip, so a
+  //   small combined slip gives each pure curve's own force, however the two curves' peaks
+  //   differ (reading the direction from sigma instead coupled them: a drive slip of 0.02 raised
+  //   the side force at 1 deg by 20%, and a rear-drive car holding its speed understeered);
+  // - once the patch slides the force opposes its sliding velocity, so a locked, steered wheel
+  //   pushes against its slide and does not steer the car.
+  // The blend is a smoothstep in rho over [1, 2]. The stiffness returned is the analytic
+  // derivative dF_own / d sigma_own.
+  const bool x = longitudinal;
+  const FrictionCurve& curve = x ? longitudinalCurve_ : lateralCurve_;
   const btScalar magnitudeSquared = sigmaX * sigmaX + sigmaY * sigmaY;
   if (magnitudeSquared < btScalar(1e-14)) {
     // At zero slip the force is 0 and its slope the curve's initial slope (alpha = tan alpha).
     return {0, scale * curve.evaluate(0).slope, false};
   }
+  const btScalar peak = x ? longitudinalCurve_.peakSlip() : lateralCurve_.peakSlip();
+  const btScalar normalX = sigmaX * inversePeakSlipX_;
+  const btScalar normalY = std::atan(sigmaY) * inversePeakSlipY_;
   const btScalar rho = std::sqrt(normalX * normalX + normalY * normalY);
-  const btScalar inverseMagnitude = 1 / std::sqrt(magnitudeSquared);
-  const btScalar own = longitudinal ? sigmaX : sigmaY;
-  const btScalar other = longitudinal ? sigmaY : sigmaX;
-  const btScalar peak = longitudinal ? longitudinalCurve_.peakSlip() : lateralCurve_.peakSlip();
+  const btScalar inverseRho = 1 / rho;
+  const btScalar inverseSigma = 1 / std::sqrt(magnitudeSquared);
+  // d/d sigma_own of the normalised slips: (1 / s_peak, 0) or (0, 1 / (alpha_peak (1 + tan^2))).
+  const btScalar normalXRate = x ? inversePeakSlipX_ : 0;
+  const btScalar normalYRate = x ? 0 : inversePeakSlipY_ / (1 + sigmaY * sigmaY);
+  const btScalar rhoRate = (normalX * normalXRate + normalY * normalYRate) * inverseRho;
+  // Blend b(rho) and its rate.
+  const btScalar t = std::clamp(rho - 1, btScalar(0), btScalar(1));
+  const btScalar blend = t * t * (3 - 2 * t);
+  const btScalar blendRate = 6 * t * (1 - t) * rhoRate;
+  // The two unit directions and their rates.
+  const btScalar nX = normalX * inverseRho, nY = normalY * inverseRho;
+  const btScalar nXRate = normalXRate * inverseRho - nX * rhoRate * inverseRho;
+  const btScalar nYRate = normalYRate * inverseRho - nY * rhoRate * inverseRho;
+  const btScalar eX = sigmaX * inverseSigma, eY = sigmaY * inverseSigma;
+  const btScalar ownE = x ? eX : eY;
+  const btScalar eXRate = ((x ? 1 : 0) - eX * ownE) * inverseSigma;
+  const btScalar eYRate = ((x ? 0 : 1) - eY * ownE) * inverseSigma;
+  // D = (1 - b) n + b e, d = D / |D|.
+  const btScalar dX = (1 - blend) * nX + blend * eX;
+  const btScalar dY = (1 - blend) * nY + blend * eY;
+  const btScalar dXRate = blendRate * (eX - nX) + (1 - blend) * nXRate + blend * eXRate;
+  const btScalar dYRate = blendRate * (eY - nY) + (1 - blend) * nYRate + blend * eYRate;
+  const btScalar length = std::sqrt(dX * dX + dY * dY);
+  if (!(length > btScalar(1e-6))) return {0, scale * curve.evaluate(0).slope, false};
+  const btScalar inverseLength = 1 / length;
+  const btScalar own = (x ? dX : dY) * inverseLength;
+  const btScalar ownRate = (x ? dXRate : dYRate) * inverseLength -
+                           own * (dX * dXRate + dY * dYRate) * inverseLength * inverseLength;
   const FrictionCurve::Sample sample = curve.evaluate(rho * peak);
-  const btScalar share = own * inverseMagnitude;
-  // d rho / d sigma_own: s / (s_peak^2 rho), or alpha / (alpha_peak^2 rho) / (1 + tan^2)
-  const btScalar rhoRate = longitudinal
-                               ? normalX * inversePeakSlipX_ / rho
-                               : normalY * inversePeakSlipY_ / (rho * (1 + sigmaY * sigmaY));
-  // d (own / |sigma|) / d own = other^2 / |sigma|^3
-  const btScalar shareRate = other * other * inverseMagnitude * inverseMagnitude * inverseMagnitude;
-  return {scale * sample.value * share,
-          scale * (sample.slope * peak * rhoRate * share + sample.value * shareRate), false};
+  return {scale * sample.value * own,
+          scale * (sample.slope * peak * rhoRate * own + sample.value * ownRate), false};
 }
 
 FrictionLaw SlipCurveTire::law(const TireContact& contact, bool longitudinal,

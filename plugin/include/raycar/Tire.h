@@ -10,15 +10,15 @@
 // Two models come with raycar, and TireModel is the interface for a game's own:
 // - SlipCurves (seed 004): slip ratio s = (R w - Vx) / max(|Vx|, eps_s) and slip angle
 //   alpha = atan2(Vy, |Vx| + eps_a), normalised curves mu_x(s), mu_y(alpha) scaled by the contact's
-//   friction and load sensitivity. Combined slip: the curves are read at the combined slip
-//   normalised by their peaks, rho = |(s / s_peak, alpha / alpha_peak)|, and the force points
-//   against the slip vector sigma = (s, tan alpha):
-//     Fx = mu N mu_x(rho s_peak) sigma_x / |sigma|,  Fy = -mu N mu_y(rho alpha_peak) sigma_y / |sigma|.
-//   Pure slips give the curves exactly; combined, the force stays inside seed 004's friction
-//   ellipse; and a locked, sliding wheel (s = -1, tan alpha = Vy / Vx) pushes exactly against its
-//   sliding velocity. Reading each curve at its own slip and clamping to the ellipse instead
-//   would leave a locked wheel nearly all its cornering force, and normalised slips as the
-//   direction would skew it, so that a locked, steered car yawed away from its steering.
+//   friction and load sensitivity. Combined slip: each curve is read at the combined slip
+//   rho = |(s / s_peak, alpha / alpha_peak)|, and each direction takes its share of a unit vector
+//   that turns from the normalised slips (up to the peak) to the sliding direction
+//   sigma = (s, tan alpha) (from twice the peak slip on):
+//     Fx = mu N mu_x(rho s_peak) d_x,  Fy = -mu N mu_y(rho alpha_peak) d_y.
+//   Small combined slips give each pure curve's own force (the linear range of a tire does not
+//   couple its directions); the force stays inside seed 004's friction ellipse; and a locked,
+//   sliding wheel (s = -1, tan alpha = Vy / Vx) pushes against its sliding velocity, so a car
+//   with locked front wheels does not steer.
 // - LinearSideFriction (seed 000): side force = side speed x load x coefficient, and a tire that
 //   rolls without longitudinal slip up to the friction limit. Not accurate at speed; kept because
 //   it is simple to tune and convincing at low speed.
@@ -104,7 +104,7 @@ class SlipCurveTire final : public TireModel {
 
  private:
   // Force and derivative with respect to sigma_own for one direction: scale x
-  // mu(rho x_peak) sigma_own / |sigma|, with rho from the normalised slips.
+  // mu(rho x_peak) d_own, with rho from the normalised slips (Tire.cpp derives d).
   FrictionLaw combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY, btScalar scale) const;
   // The law in slip velocities (m/s) for one direction.
   FrictionLaw law(const TireContact& contact, bool longitudinal, btScalar longitudinalSlip,
