@@ -434,6 +434,7 @@ void RaycastVehicle::measureContacts() {
     const btScalar groundFriction = state.groundObject->getFriction();
     btScalar friction = std::clamp((settings.tire.friction + groundFriction) / 2,
                                    settings.minFriction, settings.maxFriction);
+    work.baseFriction = friction;
     friction *= loadSensitivityFactor(settings.tire.loadSensitivity, state.normalLoad,
                                       work_[i].referenceLoad);
     // dyn_friction_ratio reduces the friction of sliding Coulomb contacts: static rows, the
@@ -559,9 +560,11 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     state.angularSpeed = contact.angularSpeed;
     if (!state.inContact) {
       state.longitudinalForce = state.lateralForce = state.utilization = 0;
+      work_[i].solvedLoad = 0;
       continue;
     }
     state.normalLoad = contact.normalImpulse() / dt;
+    work_[i].solvedLoad = state.normalLoad;
     // Slips as the solved forces see them (the ones measured before the solve lead them by a step).
     state.slipRatio = slipRatio(contact.forwardSpeed, settings.radius * state.angularSpeed,
                                 settings.tire.slipRatioEpsilon);

@@ -12,6 +12,10 @@
 namespace raycar {
 namespace {
 constexpr btScalar kRadiansPerSecondToRpm = btScalar(60) / SIMD_2_PI;
+// The assists' spin feedback settles a wheel on its target slip in about this many steps:
+// fewer, and the one-step lag of the tire force behind the spin would make it ring.
+constexpr btScalar kAssistResponseSteps = 3;
+constexpr btScalar kAssistIntegralTimes = 4;  // the integral's time, in response times
 }  // namespace
 
 void RaycastVehicle::buildDrivetrainLayout() {
@@ -111,19 +115,50 @@ void RaycastVehicle::shapeInput(btScalar dt) {
   }
 }
 
-btScalar RaycastVehicle::assistTorqueCap(int wheel, btScalar slipRatio) const {
-  // The torque (N m) the tire transmits at `slipRatio` under its present side slip, from this
-  // step's load and friction; a Coulomb tire's friction limit.
+btScalar RaycastVehicle::assistTorqueCap(int wheel, btScalar slipRatio, btScalar dt,
+                                         btScalar& integral) const {
+  // A slip controller for ABS (slipRatio < 0: braking) and traction control (> 0): the torque
+  // (N m, >= 0) that holds the wheel at `slipRatio`.
+  // - Feed-forward: the torque the tire transmits at that slip under its present side slip,
+  //   read from the tire's own law at the load the last solve settled on (the pre-solve estimate
+  //   lags a braking car's weight transfer: ABS held a mean slip of 0.083 against 0.1).
+  // - Feedback on the wheel's spin: I (w_target - w) / tau, so that a wheel past its target (a
+  //   spinning wheel on the curve's falling branch, where the feed-forward alone would let it
+  //   run away) is brought back within tau, and one short of it is given more;
+  // - an integral of that feedback (time 4 tau, held within the feed-forward torque), which
+  //   removes the steady error: a wheel that decelerates with the car needs I a / R more brake.
+  // The target spin follows seed 004's slip ratio, s = (R w - Vx) / max(|Vx|, eps_s).
   const WheelState& state = wheels_[wheel];
-  if (!state.inContact) return std::numeric_limits<btScalar>::infinity();
+  if (!state.inContact) {
+    integral = 0;
+    return std::numeric_limits<btScalar>::infinity();
+  }
   const WheelContact& contact = contacts_[wheel];
   const WheelSettings& settings = wheelSettings_[wheel];
+  const WheelWork& work = work_[wheel];
   TireContact tire = contact.tireContact;
-  tire.normalLoad = state.normalLoad;
-  const btScalar referenceSpeed = std::max(std::fabs(tire.forwardSpeed), settings.tire.slipRatioEpsilon);
-  const FrictionLaw law = tires_[wheel]->longitudinal(tire, -slipRatio * referenceSpeed, contact.lateralSpeed);
+  if (work.solvedLoad > 0) {
+    tire.normalLoad = work.solvedLoad;
+    tire.friction = work.baseFriction * loadSensitivityFactor(settings.tire.loadSensitivity,
+                                                              work.solvedLoad, work.referenceLoad);
+  }
+  const btScalar speed = tire.forwardSpeed;
+  const btScalar referenceSpeed = std::max(std::fabs(speed), settings.tire.slipRatioEpsilon);
+  const FrictionLaw law =
+      tires_[wheel]->longitudinal(tire, -slipRatio * referenceSpeed, contact.lateralSpeed);
   const btScalar force = law.sticks ? tires_[wheel]->peakLongitudinalForce(tire) : std::fabs(law.force);
-  return force * settings.radius;
+  // Direction of travel: braking and driving mirror when the car rolls backwards.
+  const btScalar direction = speed < 0 ? btScalar(-1) : btScalar(1);
+  const btScalar targetSpin = (speed + direction * slipRatio * referenceSpeed) / settings.radius;
+  const btScalar responseTime = kAssistResponseSteps * dt;
+  // Spin short of the target in the sense the torque works (drive: slower; brake: faster).
+  const btScalar shortfall = direction * (slipRatio > 0 ? targetSpin - state.angularSpeed
+                                                        : state.angularSpeed - targetSpin);
+  const btScalar feedForward = force * settings.radius;
+  const btScalar feedback = settings.spinInertia * shortfall / responseTime;
+  integral = std::clamp(integral + feedback * dt / (kAssistIntegralTimes * responseTime),
+                        -feedForward, feedForward);
+  return std::max(btScalar(0), feedForward + feedback + integral);
 }
 
 // Stage 5: powertrain, differentials, brakes and assists -> drive and brake torque per wheel,
@@ -185,10 +220,21 @@ void RaycastVehicle::applyDrivetrainAndBrakes(btScalar dt) {
                                      frontWheelCount_, rearWheelCount);
     // ABS: no more brake torque than the tire carries at the target slip, so the wheel turns at
     // about that slip instead of locking. Traction control likewise for drive torque.
-    if (assists.abs) brake = std::min(brake, assistTorqueCap(i, assists.absTargetSlip));
-    if (assists.tractionControl) {
-      const btScalar cap = assistTorqueCap(i, assists.tractionTargetSlip);
+    // The cap is the wheel's whole braking torque; the footbrake gives what the axle friction
+    // and engine braking already on the wheel leave of it.
+    WheelWork& work = work_[i];
+    if (assists.abs && brake > 0) {
+      const btScalar cap = assistTorqueCap(i, -assists.absTargetSlip, dt, work.antiLockIntegral);
+      brake = std::min(brake, std::max(btScalar(0), cap - state.brakeTorque));
+    } else {
+      work.antiLockIntegral = 0;
+    }
+    if (assists.tractionControl && state.driveTorque != 0) {
+      const btScalar cap =
+          assistTorqueCap(i, assists.tractionTargetSlip, dt, work.tractionIntegral) + state.brakeTorque;
       state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
+    } else {
+      work.tractionIntegral = 0;
     }
     state.brakeTorque += brake;
   }

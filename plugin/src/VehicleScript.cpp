@@ -342,7 +342,7 @@ const std::vector<Key>& keys() {
        SET(t.tire->tire.slipAngleEpsilon = btScalar(v.number))},
       {"tire", "load_sensitivity", T::Number, "", 0, 0.999, "0.1", "mu (1 - k (N / N_ref - 1))",
        SET(t.tire->tire.loadSensitivity = btScalar(v.number))},
-      {"tire", "reference_load", T::Number, "N", 0, 1e7, "0", "N_ref; 0: the wheel's static load",
+      {"tire", "reference_load", T::Number, "N", 0, 1e7, "4000", "N_ref, the tire's nominal load; 0: each wheel's static load (neutral steer)",
        SET(t.tire->tire.referenceLoad = btScalar(v.number))},
       {"tire", "side_friction_coefficient", T::Number, "s/m", 0, 100, "0.75", "linear model: side force per side speed and load",
        SET(t.tire->tire.sideFrictionCoefficient = btScalar(v.number))},

@@ -33,6 +33,15 @@ struct WheelWork {
   // no torque left; the drive torque does not spin the wheel past it. Infinite when the engine
   // does not drive this wheel.
   btScalar engineSpinLimit = 0;
+  // The friction before load sensitivity (surface mixing and clamps), and the load the last
+  // step's solve settled on (N): the assists' feed-forward reads the tire law with them.
+  btScalar baseFriction = 0;
+  btScalar solvedLoad = 0;
+  // The assists' integral terms (N m): what the feed-forward and the spin feedback miss in a
+  // steady stop or launch (the wheel's own deceleration with the car, the slip the car's speed
+  // change within a step adds). Zero while the assist is idle.
+  btScalar antiLockIntegral = 0;
+  btScalar tractionIntegral = 0;
   // cos and sin of the wheel's steer angle, recomputed only when the angle changes
   btScalar trigSteer = 0;
   btScalar steerCos = 1;

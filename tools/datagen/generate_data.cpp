@@ -268,9 +268,17 @@ axle = 1
 type = "open"
 torque_share = 0.6
 
+# A tall, soft 4x4 understeers (about 1 deg/g): stiffer rear tires in cornering (B 12 against 9).
 [[tire]]
+axles = [0]
 friction = 1.0
 load_sensitivity = 0.1
+
+[[tire]]
+axles = [1]
+friction = 1.0
+load_sensitivity = 0.1
+lateral_b = 12
 )");
 }
 
@@ -322,6 +330,15 @@ traction_control = true
 
 [aero]
 drag_area = 0.62
+
+# The understeer a front-drive family car is built with (about 1 deg/g): the rear tires are
+# stiffer in cornering than the front ones (Magic Formula B 12 against 9).
+[[tire]]
+axles = [0]
+
+[[tire]]
+axles = [1]
+lateral_b = 12
 )");
 }
 
@@ -385,7 +402,7 @@ load_sensitivity = 0.1
 [[tire]]                # rear: breaks away sooner and slides on a long plateau
 axles = [1]
 friction = 1.0
-lateral_points = [[0, 0], [7, 0.95], [12, 1.0], [30, 0.8], [90, 0.7]]
+lateral_points = [[0, 0], [4, 0.75], [9, 0.95], [12, 1.0], [30, 0.8], [90, 0.7]]
 load_sensitivity = 0.1
 )");
 }
@@ -454,6 +471,7 @@ type = "open"
 
 [[tire]]
 load_sensitivity = 0.05
+reference_load = 15000  # N: a truck tire's nominal load (9 t on six wheels)
 )");
 }
 

@@ -4,11 +4,12 @@
 // The footbrake applies brake_torque per wheel at full input when the bias is even; frontBias
 // moves a share of the total to the wheels ahead of the centre of mass. axle_friction always acts
 // against each wheel's spin. The handbrake (RaycastVehicle) locks the can_brake wheels.
-// ABS caps each wheel's brake torque at the torque its tire transmits at the target slip ratio
-// under the present side slip (from the tire model itself, so cornering lowers the cap): the
-// wheel then turns at about that slip, just below the curve's peak, instead of locking, and
-// keeps lateral grip for steering. Traction control caps drive torque the same way. With a
-// Coulomb tire (no slip law) the cap is the friction limit itself.
+// ABS and traction control are slip controllers (RaycastVehicle::assistTorqueCap): each caps its
+// wheel's brake or drive torque at what the tire transmits at the target slip ratio under the
+// present side slip (from the tire model itself, so cornering lowers the cap), plus a feedback
+// on the wheel's spin against the target and its integral. The wheel then turns at the target
+// slip, just below the curve's peak, instead of locking or spinning, and keeps lateral grip for
+// steering. With a Coulomb tire (no slip law) the feed-forward is the friction limit itself.
 
 #include <LinearMath/btScalar.h>
 

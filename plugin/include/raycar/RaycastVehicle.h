@@ -132,7 +132,7 @@ class RaycastVehicle : public btActionInterface {
   void integrateWheelRotation(btScalar dt);
 
   void buildDrivetrainLayout();
-  btScalar assistTorqueCap(int wheel, btScalar slipRatio) const;
+  btScalar assistTorqueCap(int wheel, btScalar slipRatio, btScalar dt, btScalar& integral) const;
   void checkWheelIndex(int wheel, const char* what) const;
   void wake() const;
   int groundBodyIndex(btRigidBody* body);

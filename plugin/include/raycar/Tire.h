@@ -44,7 +44,11 @@ struct TireSettings {
   btScalar slipRatioEpsilon = 0.5;  // m/s, keeps s finite near standstill (seed 004)
   btScalar slipAngleEpsilon = 0.5;  // m/s, keeps alpha finite near standstill (seed 004)
   btScalar loadSensitivity = 0.1;   // k_load: mu_eff = mu (1 - k_load (N / N_ref - 1)), [0, 1)
-  btScalar referenceLoad = 0;       // N_ref (N); 0 means the wheel's static load
+  // N_ref (N): the tire's nominal load, a property of the tire. The default suits a passenger
+  // car's tires (a 1.2-1.7 t car puts 3-4.5 kN on each). 0: each wheel's own static load, which
+  // makes cornering stiffness proportional to static load on every axle, and so every car
+  // exactly neutral-steer (K = m_f / C_f - m_r / C_r = 0) whatever its weight distribution.
+  btScalar referenceLoad = 4000;
   btScalar sideFrictionCoefficient = 0.75;  // LinearSideFriction only (s/m)
   // Relaxation length sigma (m): at standstill a tire's carcass is a spring of stiffness
   // slip stiffness / sigma (the zero-speed limit of the relaxation-length model), which is how
