@@ -1,5 +1,6 @@
 #include "RoadRig.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -80,6 +81,36 @@ void RoadRig::hold(double seconds, const DriverInput& input) {
 btScalar RoadRig::headingDegrees() {
   const btVector3 forward = vehicle().worldForward();
   return btScalar(std::atan2(-forward.x(), forward.y()) / kDegree);
+}
+
+btVector3 RoadRig::rearAxle() {
+  RaycastVehicle& car = vehicle();
+  btVector3 sum(0, 0, 0);
+  int count = 0;
+  for (int i = 0; i < car.wheelCount(); ++i) {
+    if (car.isSteered(i)) continue;
+    sum += car.wheelWorldTransform(i).getOrigin();
+    ++count;
+  }
+  return count > 0 ? sum / btScalar(count) : position();
+}
+
+btScalar RoadRig::wheelbase() {
+  RaycastVehicle& car = vehicle();
+  const btVector3 forward = car.settings().axes.forward;
+  btScalar steered = 0, fixed = 0;
+  int steeredCount = 0, fixedCount = 0;
+  for (int i = 0; i < car.wheelCount(); ++i) {
+    const btScalar ahead = car.wheelSettings(i).attachmentPoint.dot(forward);
+    if (car.isSteered(i)) {
+      steered += ahead;
+      ++steeredCount;
+    } else {
+      fixed += ahead;
+      ++fixedCount;
+    }
+  }
+  return steered / btScalar(std::max(steeredCount, 1)) - fixed / btScalar(std::max(fixedCount, 1));
 }
 
 btScalar RoadRig::yawRate() { return chassis().getAngularVelocity().dot(up_); }

@@ -50,6 +50,10 @@ class RoadRig {
   int gear() { return vehicle().powertrain().gear - kNeutralGear; }
   btScalar yawRate();  // rad/s about the world's up axis
   btVector3 up() const { return up_; }  // the ground's normal
+  // The steering's geometry: the unsteered wheels' mean (the "rear axle", where the turning
+  // centre lies) on the ground, world; and the wheelbase to the steered wheels' mean (m).
+  btVector3 rearAxle();
+  btScalar wheelbase();
 
  private:
   RoadSpec spec_;
