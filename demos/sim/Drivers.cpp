@@ -228,6 +228,46 @@ class ParkingDriver final : public Driver {
   SpeedController control_;
 };
 
+// ISO 4138's steady-state circular test at constant radius: the speed raised in steps, the
+// steering holding the circle. Steering: the circle's geometric angle atan(L / R), plus a slow
+// integral of the yaw-rate error against V / R (the tires' slip angles); slow, so that it does
+// not ring against a steering system's own rate limit. When the car can no longer hold the
+// circle (the yaw rate short of V / R by a third, or the body slip past 15 deg) it brakes to a
+// stop: the limit has been found.
+class ConstantRadiusDriver final : public Driver {
+ public:
+  explicit ConstantRadiusDriver(const VehicleEntry& entry)
+      : radius_(entry.radius), speed_(entry.speed), step_(entry.speedStep), stepSeconds_(entry.stepSeconds) {}
+  DriverCommand update(const DriverView& view) override {
+    DriverCommand command;
+    const double yawRate =
+        started_ ? std::remainder(view.heading - lastHeading_, 2 * SIMD_PI) / view.dt : 0;
+    lastHeading_ = view.heading;
+    started_ = true;
+    const double target = speed_ + step_ * std::floor(view.time / stepSeconds_);
+    const double error = view.speed / radius_ - yawRate;
+    const bool onCircle = view.time < stepSeconds_ || view.speed < 1 ||
+                          (std::fabs(view.slipAngle) < 15 * SIMD_PI / 180 && error < view.speed / radius_ / 3);
+    if (!onCircle) done_ = true;
+    if (done_) {
+      control_.pedalAndBrake(0, view.speed, view.dt, command.input);
+      return command;
+    }
+    correction_ = std::clamp(correction_ + 0.3 * error * view.dt, -0.5, 0.5);
+    const double angle = std::atan(view.wheelbase / radius_) + correction_;
+    command.input.steer = float(std::clamp(angle / view.maxSteer, -1.0, 1.0));
+    control_.pedalAndBrake(target, view.speed, view.dt, command.input);
+    command.input.brake = 0;  // a step up or a hold: never brake on the circle
+    return command;
+  }
+
+ private:
+  double radius_, speed_, step_, stepSeconds_;
+  double lastHeading_ = 0, correction_ = 0;
+  bool started_ = false, done_ = false;
+  SpeedController control_;
+};
+
 }  // namespace
 
 std::unique_ptr<Driver> makeDriver(const VehicleEntry& entry) {
@@ -237,6 +277,7 @@ std::unique_ptr<Driver> makeDriver(const VehicleEntry& entry) {
     case DriverType::FollowPath: return std::make_unique<FollowPathDriver>(entry);
     case DriverType::Parking: return std::make_unique<ParkingDriver>(entry);
     case DriverType::Drift: return std::make_unique<DriftDriver>(entry);
+    case DriverType::ConstantRadius: return std::make_unique<ConstantRadiusDriver>(entry);
   }
   return nullptr;
 }

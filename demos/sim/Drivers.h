@@ -10,6 +10,9 @@
 //   about along the velocity plus a correction on the slip angle's error and rate, and by
 //   modulating the throttle; then lets the slide die with the front wheels along the velocity,
 //   and stops.
+// - ConstantRadius: ISO 4138's steady-state circular test - a circle at speeds raised in steps,
+//   steered by the circle's geometric angle plus a slow yaw-rate integral, until the car cannot
+//   hold the circle; then it stops.
 // - Parking: pure pursuit within seed 002's limits (|a| <= 1 m/s^2, |delta| <= 45 deg,
 //   v <= 2.78 m/s) with a speed profile that stops at the path's end. It commands an
 //   acceleration and a steer angle, which a kinematic bicycle ghost takes as they are; the full

@@ -151,11 +151,54 @@ std::string summaryJson(const SceneSummary& summary) {
     if (v.hasGhost)
       json << ", \"ghost_max_distance\": " << number(v.ghostMaxDistance) << ", \"ghost_final_distance\": "
            << number(v.ghostFinalDistance);
+    if (v.hasModel)  // the single-track model's understeer gradient at speed (no slip epsilon)
+      json << ", \"understeer_gradient_deg_per_g\": "
+           << number(v.model.understeerGradient(1e6f) * 9.81 * 180 / SIMD_PI);
     json << ", \"inside_parking_space\": " << (v.insideParkingSpace ? "true" : "false") << "}"
          << (i + 1 < summary.vehicles.size() ? "," : "") << "\n";
   }
   json << "  ]\n}\n";
   return json.str();
+}
+
+std::vector<CirclePoint> constantRadiusPoints(const Scene& scene, const VehicleSummary& vehicle,
+                                              const std::vector<TelemetryRow>& rows) {
+  std::vector<CirclePoint> points;
+  if (scene.vehicles.empty() || scene.vehicles[0].driver != DriverType::ConstantRadius || rows.size() < 3)
+    return points;
+  const VehicleEntry& entry = scene.vehicles[0];
+  const double gravity = scene.gravity;
+  for (double start = 0; start + entry.stepSeconds <= rows.back().time + 1e-6; start += entry.stepSeconds) {
+    const double from = start + 0.6 * entry.stepSeconds, to = start + entry.stepSeconds;
+    double speed = 0, yawRate = 0, steer = 0;
+    int count = 0;
+    for (size_t i = 1; i < rows.size(); ++i) {
+      if (rows[i].time < from || rows[i].time >= to) continue;
+      const double dt = rows[i].time - rows[i - 1].time;
+      if (!(dt > 0)) continue;
+      speed += rows[i].speed;
+      yawRate += std::remainder(rows[i].yaw - rows[i - 1].yaw, 2 * SIMD_PI) / dt;
+      double wheelSteer = 0;
+      int steered = 0;
+      for (const WheelState& wheel : rows[i].wheels)
+        if (wheel.steerAngle != 0) wheelSteer += wheel.steerAngle, ++steered;
+      steer += steered > 0 ? wheelSteer / steered : 0;
+      ++count;
+    }
+    if (count == 0) continue;
+    speed /= count, yawRate /= count, steer /= count;
+    if (!(speed > 0.5) || std::fabs(speed / entry.radius - yawRate) > 0.05 * speed / entry.radius) continue;
+    CirclePoint point;
+    point.speed = speed;
+    point.lateralG = speed * yawRate / gravity;
+    point.steerDegrees = steer * 180 / SIMD_PI;
+    if (vehicle.hasModel)
+      point.modelSteerDegrees =
+          (vehicle.model.wheelbase() / entry.radius +
+           vehicle.model.understeerGradient(btScalar(speed)) * speed * yawRate) * 180 / SIMD_PI;
+    points.push_back(point);
+  }
+  return points;
 }
 
 std::string reportHtml(const Scene& scene, const SceneSummary& summary, const std::vector<TelemetryRow>& rows) {
@@ -213,7 +256,24 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
        << plot("Engine", "time (s)", "rev/min", {{"engine rpm", "#d62728", time, rpm}})
        << plot("Gear", "time (s)", "gear", {{"gear (-1 reverse)", "#2ca02c", time, gear}})
        << plot("Wheel loads", "time (s)", "N", loads) << plot("Slip ratios", "time (s)", "s", slips)
-       << plot("Slip angles", "time (s)", "deg", angles) << "</body></html>\n";
+       << plot("Slip angles", "time (s)", "deg", angles);
+  const std::vector<CirclePoint> circle =
+      summary.vehicles.empty() ? std::vector<CirclePoint>{} : constantRadiusPoints(scene, summary.vehicles[0], rows);
+  if (!circle.empty()) {
+    // ISO 4138: steer angle against lateral acceleration; at the origin its slope is the
+    // understeer gradient K (the single-track model's line beside the measured points).
+    Series measured{"measured", "#1f77b4", {}, {}}, model{"single-track model", "#d62728", {}, {}, true};
+    for (const CirclePoint& p : circle) {
+      measured.x.push_back(p.lateralG), measured.y.push_back(p.steerDegrees);
+      model.x.push_back(p.lateralG), model.y.push_back(p.modelSteerDegrees);
+    }
+    html << "<p>ISO 4138 constant radius (" << fixed(scene.vehicles[0].radius, 0)
+         << " m): one point per speed step that held the circle; model understeer gradient "
+         << fixed(summary.vehicles[0].model.understeerGradient(1e6f) * 9.81 * 180 / SIMD_PI, 2) << " deg/g.</p>\n"
+         << plot("Steer angle against lateral acceleration (ISO 4138)", "lateral acceleration (g)",
+                 "steer angle (deg)", {measured, model});
+  }
+  html << "</body></html>\n";
   return html.str();
 }
 

@@ -15,6 +15,17 @@ void writeTelemetryCsv(const std::string& path, const std::vector<TelemetryRow>&
 std::string summaryJson(const SceneSummary& summary);
 std::string reportHtml(const Scene& scene, const SceneSummary& summary, const std::vector<TelemetryRow>& rows);
 
+// ISO 4138 (constant radius): one point per speed step that held the circle (the yaw rate within
+// 5% of V / R over the step's last 40%), with the single-track model's steer angle beside it.
+struct CirclePoint {
+  double speed = 0;              // m/s
+  double lateralG = 0;           // V x yaw rate / g
+  double steerDegrees = 0;       // the steered wheels' mean angle
+  double modelSteerDegrees = 0;  // L / R + K a_y, K at this speed
+};
+std::vector<CirclePoint> constantRadiusPoints(const Scene& scene, const VehicleSummary& vehicle,
+                                              const std::vector<TelemetryRow>& rows);
+
 // Writes all three into `directory` (created if missing). Throws raycar::Error if it cannot.
 void writeReport(const std::string& directory, const SceneRunner& runner);
 

@@ -167,7 +167,8 @@ Scene parseScene(const std::string& text, const std::string& path) {
           else if (type == "follow_path") entry.driver = DriverType::FollowPath;
           else if (type == "parking") entry.driver = DriverType::Parking;
           else if (type == "drift") entry.driver = DriverType::Drift;
-          else reader.fail("must be \"timeline\", \"hold_speed\", \"follow_path\", \"parking\" or \"drift\"");
+          else if (type == "constant_radius") entry.driver = DriverType::ConstantRadius;
+          else reader.fail("must be \"timeline\", \"hold_speed\", \"follow_path\", \"parking\", \"drift\" or \"constant_radius\"");
         });
         reader.on("events", [&](const toml::node& n) {
           double previous = -1;
@@ -188,6 +189,9 @@ Scene parseScene(const std::string& text, const std::string& path) {
         reader.on("ghost", [&](const toml::node& n) { entry.ghost = reader.boolean(n); });
         reader.on("drift_angle_deg", [&](const toml::node& n) { entry.driftAngleDegrees = reader.number(n, -80, 80); });
         reader.on("drift_seconds", [&](const toml::node& n) { entry.driftSeconds = reader.number(n, 0, 600); });
+        reader.on("radius", [&](const toml::node& n) { entry.radius = reader.number(n, 2, 10000); });
+        reader.on("speed_step", [&](const toml::node& n) { entry.speedStep = reader.number(n, 0.01, 100); });
+        reader.on("step_seconds", [&](const toml::node& n) { entry.stepSeconds = reader.number(n, 1, 600); });
         reader.read();
         if (entry.script.empty()) throw Error({path, entry.line, "vehicle.script"}, "a [[vehicle]] needs a script");
         if ((entry.driver == DriverType::FollowPath || entry.driver == DriverType::Parking) && entry.path.empty())

@@ -7,11 +7,13 @@
 //               slope_deg (incline, rising along +y), obj (track), size, cell, amplitude,
 //               wavelength (heightfield)
 //   [[vehicle]] script, position [x, y, z], heading_deg, count, columns, spacing [x, y],
-//               driver = "timeline" | "hold_speed" | "follow_path" | "parking" | "drift",
+//               driver = "timeline" | "hold_speed" | "follow_path" | "parking" | "drift" |
+//               "constant_radius",
 //               events [[t, pedal, brake, steer, handbrake], ...] (timeline),
 //               speed, steer (hold_speed), path [[x, y], ...], lookahead, speed (follow_path,
 //               parking), ghost (parking: seed 002's kinematic bicycle driven alongside),
-//               drift_angle_deg, drift_seconds, speed (drift: entry speed)
+//               drift_angle_deg, drift_seconds, speed (drift: entry speed),
+//               radius, speed, speed_step, step_seconds (constant_radius: ISO 4138)
 // The world is Z up (the models' and tracks' convention); heading 0 points a vehicle along +y.
 
 #include <LinearMath/btVector3.h>
@@ -23,7 +25,7 @@
 namespace raycar::sim {
 
 enum class GroundType { Plane, Incline, Track, Heightfield };
-enum class DriverType { Timeline, HoldSpeed, FollowPath, Parking, Drift };
+enum class DriverType { Timeline, HoldSpeed, FollowPath, Parking, Drift, ConstantRadius };
 
 struct TimelineEvent {
   double time = 0;  // s: the inputs hold from here until the next event
@@ -48,6 +50,11 @@ struct VehicleEntry {
   bool ghost = false;                 // parking: a kinematic bicycle alongside
   double driftAngleDegrees = 25;      // drift: body slip angle to hold, > 0 in a left turn
   double driftSeconds = 5;            // drift: how long to hold it
+  // constant_radius (ISO 4138): a circle of `radius` m, driven at `speed` m/s, then each
+  // `step_seconds` s faster by `speed_step` m/s, until the car cannot hold the circle.
+  double radius = 40;                 // m
+  double speedStep = 1;               // m/s
+  double stepSeconds = 8;             // s
 };
 
 struct Scene {

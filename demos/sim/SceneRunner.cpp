@@ -115,6 +115,13 @@ void SceneRunner::spawnVehicles() {
       run.driver = makeDriver(entry);
       measureAxles(run);
       run.summary.script = entry.script;
+      try {
+        run.summary.model = singleTrackModel(vehicle.settings, vehicle.mass, btScalar(scene_.gravity),
+                                             btScalar(scene_.friction));
+        run.summary.hasModel = true;
+      } catch (const SettingsError&) {
+        run.summary.hasModel = false;  // e.g. no wheels behind the centre of mass
+      }
       run.lastPosition = run.car->chassis().getCenterOfMassPosition();
       if (entry.ghost) {
         const DriverView start = view(run);

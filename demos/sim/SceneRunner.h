@@ -11,6 +11,7 @@
 #include "Drivers.h"
 #include "Scene.h"
 #include "raycar/KinematicBicycle.h"
+#include "raycar/SingleTrack.h"
 #include "raycar/VehicleLoader.h"
 
 namespace raycar::sim {
@@ -44,6 +45,8 @@ struct VehicleSummary {
   double ghostMaxDistance = 0;  // m between rear axle and bicycle ghost
   double ghostFinalDistance = 0;
   bool insideParkingSpace = false;
+  bool hasModel = false;            // the single-track model of its settings could be made
+  SingleTrackModel model;
 };
 
 struct SceneSummary {

@@ -5,6 +5,7 @@
 #include "raycar/Error.h"
 #include "raycar/FrictionCurve.h"
 #include "raycar/RaycastVehicle.h"
+#include "raycar/SingleTrack.h"
 #include "raycar/StaticLoads.h"
 #include "raycar/Suspension.h"
 #include "raycar/Tire.h"
