@@ -74,6 +74,18 @@ TEST_CASE("matrix: left alone on flat ground, a car stays where it stopped (< 1 
     // HUD showed 0.97-0.99). Budget: 2% of the grip, for the settling of the last pitch.
     CHECK(largestUtilization < 0.02);
   });
+  // The issue's own case: a truck with axle_friction 150 N m rolled 11.3 m backwards in 20 s.
+  for (btScalar step : kSteps) {
+    RoadSpec spec = road("truck", step);
+    spec.tune = [](VehicleSettings& settings) { settings.brakes.axleFriction = 150; };
+    RoadRig rig(spec);
+    rig.hold(2);
+    const btVector3 start = rig.position();
+    rig.hold(20);
+    INFO("truck, axle_friction 150 N m, at 1/" << std::lround(1 / step) << " s: moved "
+                                               << (rig.position() - start).length() * 1000 << " mm");
+    CHECK((rig.position() - start).length() < 0.01);
+  }
 }
 
 TEST_CASE("matrix: parked on a 10 degree slope with the handbrake, in neutral and in gear (< 1 cm in 10 s)") {
