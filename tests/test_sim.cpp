@@ -146,6 +146,8 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[weather]\nrain = 1\n", "bad.toml:1: weather: unknown section"},
       {"[[vehicle]]\nscript = \"a\"\nposition = [1, 2]\n", "bad.toml:3: vehicle.position: expects an array of 3 numbers"},
       {"[ground]\ntype = \"heightfield\"\nsize = 10000\ncell = 0.1\n", "bad.toml:1: ground.cell: size / cell must be at most 4096"},
+      // An integer a double cannot hold exactly: an error, not whatever value was left over.
+      {"[scene]\nduration = 9007199254740993\n", "bad.toml:2: scene.duration: cannot be read exactly as a number"},
   };
   for (const Row& row : rows) {
     INFO(row.text);

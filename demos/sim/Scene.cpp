@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "raycar/Error.h"
@@ -41,7 +42,10 @@ class TableReader {
   }
   double number(const toml::node& node, double low, double high) const {
     if (!node.is_number()) fail("expects a number");
-    const double value = *node.value<double>();
+    // toml++ gives no double for an integer beyond 2^53 that a double cannot hold exactly.
+    const std::optional<double> exact = node.value<double>();
+    if (!exact) fail("cannot be read exactly as a number (an integer beyond 2^53)");
+    const double value = *exact;
     if (!std::isfinite(value) || value < low || value > high) {
       std::ostringstream range;
       range << "must lie in [" << low << ", " << high << "]";

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -510,7 +511,12 @@ class Parser {
 
   double number(const Key& key, const toml::node& node, int line, const std::string& where) const {
     if (!node.is_number()) fail(line, where, "expects " + std::string(typeName(key.type)) + got(node));
-    const double value = *node.value<double>();
+    // toml++ gives no double for an integer beyond 2^53 that a double cannot hold exactly.
+    const std::optional<double> exact = node.value<double>();
+    if (!exact)
+      fail(line, where, "= " + std::to_string(*node.value<int64_t>()) +
+                            " cannot be read exactly as a number (an integer beyond 2^53)");
+    const double value = *exact;
     if (!std::isfinite(value)) fail(line, where, "is not a finite number");
     if (value < key.minimum || value > key.maximum)
       fail(line, where, "= " + numberText(value) + " is out of range " + rangeText(key) +
