@@ -189,3 +189,57 @@ TEST_CASE("a change of step size gives one vertical kick of g (dt1 - dt2), then 
   CHECK(std::fabs(car.vehicle->linearVelocity().y()) < 0.005);
   CHECK(car.vehicle->wheelState(0).suspensionLength == within(spec.lenInitial, 0.02));
 }
+
+TEST_CASE("subnormal friction limits never put a NaN into the world") {
+  // Valid settings whose friction limits are subnormal numbers: 1 / limit is infinite there, and
+  // 0 x infinity made NaN on the first step. A limit that small is no limit: the car slides
+  // freely, and every state stays finite for 2 s. Also a chassis taken out of the world while
+  // its vehicle action stays: its loads decayed into subnormals and gave NaN after 1.5 s.
+  struct Row {
+    const char* what;
+    void (*tune)(VehicleSettings&);
+  };
+  const Row rows[] = {
+      {"max_friction 1e-40", [](VehicleSettings& s) { for (WheelSettings& w : s.wheels) w.maxFriction = 1e-40f; }},
+      {"tire friction 1e-40", [](VehicleSettings& s) { for (WheelSettings& w : s.wheels) w.tire.friction = 1e-40f; }},
+      {"a curve peaking at 1e-40", [](VehicleSettings& s) {
+         for (WheelSettings& w : s.wheels) {
+           w.tire.lateralCurve.form = FrictionCurveSettings::Form::Points;
+           w.tire.lateralCurve.points = {{0, 0}, {0.1f, 1e-40f}, {1, 1e-40f}};
+         }
+       }},
+  };
+  for (const Row& row : rows) {
+    INFO(std::string(row.what));
+    TestWorld world;
+    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    CarSpec spec;
+    VehicleSettings settings = makeCarSettings(spec);
+    row.tune(settings);
+    TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)),
+                         &settings);
+    car.chassis->setLinearVelocity(btVector3(0, 0, 5));
+    DriverInput input;
+    input.steer = 0.5f;
+    input.brake = 0.5f;
+    for (int i = 0; i < int(2 / kStep); ++i) {
+      car.vehicle->setInput(input);
+      world.step(kStep);
+    }
+    CHECK(isFinite(car.chassis->getCenterOfMassPosition()));
+    CHECK(isFinite(car.chassis->getLinearVelocity()));
+    for (int i = 0; i < 4; ++i) CHECK(std::isfinite(car.vehicle->wheelState(i).angularSpeed));
+  }
+  // The chassis leaves the world; its action keeps running.
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  CarSpec spec;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+  for (int i = 0; i < int(1 / kStep); ++i) world.step(kStep);
+  world.world().removeRigidBody(car.chassis);
+  for (int i = 0; i < int(4 / kStep); ++i) world.step(kStep);
+  CHECK(isFinite(car.chassis->getCenterOfMassPosition()));
+  CHECK(isFinite(car.chassis->getLinearVelocity()));
+  CHECK(isFinite(car.chassis->getAngularVelocity()));
+  world.world().addRigidBody(car.chassis);  // back, so that the world removes it as usual
+}

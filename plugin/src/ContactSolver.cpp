@@ -11,6 +11,10 @@ namespace {
 // then has more than one root); the Newton step is kept at most this many times the plain
 // fixed-point step.
 constexpr btScalar kMinimumNewtonDenominator = 0.25;
+// Friction limits (N s) and stick stiffnesses (N/m) below these are none: their reciprocals
+// would overflow (a subnormal limit's is infinite, and 0 x infinity is NaN).
+constexpr btScalar kNegligibleLimit = btScalar(1e-20);
+constexpr btScalar kNegligibleStiffness = btScalar(1e-6);
 }  // namespace
 
 void SolverBody::load(btRigidBody* rigidBody, btScalar dt) {
@@ -231,6 +235,8 @@ void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
 }
 
 void ContactSolver::setInverseLimits(WheelContact& contact) {
+  if (!(contact.longitudinalLimit > kNegligibleLimit)) contact.longitudinalLimit = 0;
+  if (!(contact.lateralLimit > kNegligibleLimit)) contact.lateralLimit = 0;
   contact.inverseLongitudinalLimit = contact.longitudinalLimit > 0 ? 1 / contact.longitudinalLimit : 0;
   contact.inverseLateralLimit = contact.lateralLimit > 0 ? 1 / contact.lateralLimit : 0;
 }
@@ -270,7 +276,7 @@ void ContactSolver::setStickSpring(ContactRow& row, const WheelContact& contact,
   // damped against the row's mass, so a hold settles without ringing; implicit, so it is stable
   // at any step. On a dynamic body the row stays rigid: Bullet's own contacts under that body
   // see the action's impulses a step late, and a 20 kg box rang on the spring into the floor.
-  if (!(stiffness > 0) || contact.groundBody >= 0) {
+  if (!(stiffness > kNegligibleStiffness) || contact.groundBody >= 0) {
     row.softness = row.bias = 0;
     return;
   }
@@ -293,7 +299,7 @@ void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt)
       contact.boxFriction ? std::fabs(y) >= kSaturated : x * x + y * y >= kSaturated;
   auto update = [dt](bool stuck, bool saturated, btScalar stiffness, btScalar slip,
                      btScalar impulse, btScalar& displacement) {
-    if (!stuck || !(stiffness > 0)) displacement = 0;
+    if (!stuck || !(stiffness > kNegligibleStiffness)) displacement = 0;
     else if (saturated) displacement = -impulse / (dt * stiffness);
     else displacement += slip * dt;
   };
