@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <cmath>
+#include <limits>
 
 #include "Report.h"
 #include "SceneRunner.h"
@@ -129,6 +130,22 @@ TEST_CASE("the report holds telemetry with DESIGN.md's columns, a JSON summary a
     CHECK(html.find(title) != std::string::npos);
   CHECK(html.find("<polyline") != std::string::npos);
   CHECK(html.find("bicycle ghost") != std::string::npos);
+}
+
+TEST_CASE("summary.json stays valid JSON when a figure is not finite: null, never nan or inf") {
+  SceneSummary summary;
+  summary.name = "broken";
+  VehicleSummary vehicle;
+  vehicle.distance = std::numeric_limits<double>::quiet_NaN();
+  vehicle.topSpeed = std::numeric_limits<double>::infinity();
+  vehicle.finalPosition = btVector3(NAN, 0, 0);
+  summary.vehicles.push_back(vehicle);
+  const std::string json = summaryJson(summary);
+  CHECK(json.find("nan") == std::string::npos);
+  CHECK(json.find("inf") == std::string::npos);
+  CHECK(json.find("\"distance\": null") != std::string::npos);
+  CHECK(json.find("\"top_speed\": null") != std::string::npos);
+  CHECK(json.find("\"final_position\": [null, 0, 0]") != std::string::npos);
 }
 
 TEST_CASE("bad scene files: errors name the file, the line and the key") {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "TestWorld.h"
+#include "raycar/Error.h"
 #include "raycar/VehicleGroup.h"
 
 using namespace raycar;
@@ -75,6 +76,12 @@ bool sameBits(const std::vector<btScalar>& a, const std::vector<btScalar>& b) {
 }
 
 }  // namespace
+
+TEST_CASE("VehicleGroup::vehicle checks its index") {
+  VehicleGroup group(1);
+  CHECK_THROWS_AS(group.vehicle(0), InputError);
+  CHECK_THROWS_AS(group.vehicle(-1), InputError);
+}
 
 TEST_CASE("a vehicle group gives bitwise the same trajectories on one thread and on two") {
   int wheelStepsOnSlab = 0;

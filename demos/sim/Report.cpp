@@ -18,6 +18,9 @@ std::string number(double value) {
   return text;
 }
 
+// JSON has no NaN or infinity: a figure that is not finite is null.
+std::string jsonNumber(double value) { return std::isfinite(value) ? number(value) : "null"; }
+
 std::string fixed(double value, int decimals) {
   char text[48];
   std::snprintf(text, sizeof text, "%.*f", decimals, value);
@@ -139,21 +142,21 @@ void writeTelemetryCsv(const std::string& path, const std::vector<TelemetryRow>&
 std::string summaryJson(const SceneSummary& summary) {
   std::ostringstream json;
   json << "{\n  \"scene\": \"" << summary.name << "\",\n  \"steps\": " << summary.steps
-       << ",\n  \"simulated_time\": " << number(summary.simulatedTime) << ",\n  \"vehicles\": [\n";
+       << ",\n  \"simulated_time\": " << jsonNumber(summary.simulatedTime) << ",\n  \"vehicles\": [\n";
   for (size_t i = 0; i < summary.vehicles.size(); ++i) {
     const VehicleSummary& v = summary.vehicles[i];
-    json << "    {\"script\": \"" << v.script << "\", \"distance\": " << number(v.distance)
-         << ", \"top_speed\": " << number(v.topSpeed) << ", \"time_0_100\": "
-         << (v.time0To100 >= 0 ? number(v.time0To100) : "null") << ", \"max_lateral_g\": " << number(v.maxLateralG)
-         << ", \"final_position\": [" << number(v.finalPosition.x()) << ", " << number(v.finalPosition.y()) << ", "
-         << number(v.finalPosition.z()) << "], \"final_heading_deg\": " << number(v.finalHeadingDegrees)
+    json << "    {\"script\": \"" << v.script << "\", \"distance\": " << jsonNumber(v.distance)
+         << ", \"top_speed\": " << jsonNumber(v.topSpeed) << ", \"time_0_100\": "
+         << (v.time0To100 >= 0 ? jsonNumber(v.time0To100) : "null") << ", \"max_lateral_g\": " << jsonNumber(v.maxLateralG)
+         << ", \"final_position\": [" << jsonNumber(v.finalPosition.x()) << ", " << jsonNumber(v.finalPosition.y()) << ", "
+         << jsonNumber(v.finalPosition.z()) << "], \"final_heading_deg\": " << jsonNumber(v.finalHeadingDegrees)
          << ", \"gear_changes\": " << v.gearChanges << ", \"finite\": " << (v.finite ? "true" : "false");
     if (v.hasGhost)
-      json << ", \"ghost_max_distance\": " << number(v.ghostMaxDistance) << ", \"ghost_final_distance\": "
-           << number(v.ghostFinalDistance);
+      json << ", \"ghost_max_distance\": " << jsonNumber(v.ghostMaxDistance) << ", \"ghost_final_distance\": "
+           << jsonNumber(v.ghostFinalDistance);
     if (v.hasModel)  // the single-track model's understeer gradient at speed (no slip epsilon)
       json << ", \"understeer_gradient_deg_per_g\": "
-           << number(v.model.understeerGradient(1e6f) * 9.81 * 180 / SIMD_PI);
+           << jsonNumber(v.model.understeerGradient(1e6f) * 9.81 * 180 / SIMD_PI);
     json << ", \"inside_parking_space\": " << (v.insideParkingSpace ? "true" : "false") << "}"
          << (i + 1 < summary.vehicles.size() ? "," : "") << "\n";
   }

@@ -94,6 +94,17 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
     frontAxleForward_ = std::max(frontAxleForward_, support[i].forward);
     rearAxleForward_ = std::min(rearAxleForward_, support[i].forward);
   }
+  // Axle slots: each distinct axle number gets one, in order of first appearance.
+  std::vector<int> axleNumbers;
+  for (size_t i = 0; i < count; ++i) {
+    const int axle = wheelSettings_[i].axle;
+    auto found = std::find(axleNumbers.begin(), axleNumbers.end(), axle);
+    if (found == axleNumbers.end()) found = axleNumbers.insert(axleNumbers.end(), axle);
+    work_[i].axleSlot = int(found - axleNumbers.begin());
+  }
+  axleWheelCounts_.assign(axleNumbers.size(), 0);
+  for (size_t i = 0; i < count; ++i) ++axleWheelCounts_[size_t(work_[i].axleSlot)];
+  axleCompressionSums_.assign(axleNumbers.size(), 0);
   buildDrivetrainLayout();
 }
 
@@ -358,24 +369,24 @@ void RaycastVehicle::updateSuspension() {
         chassis_->getVelocityInLocalPoint(attachment - centerOfMass) - work_[i].groundVelocity;
     state.compressionSpeed = -relative.dot(state.contactNormal) / work_[i].rayCosine;
   }
+  // The anti-roll bar compares each wheel with the mean of its axle's other wheels: one sum per
+  // axle, so the cost grows with the wheel count, not its square.
+  std::fill(axleCompressionSums_.begin(), axleCompressionSums_.end(), btScalar(0));
+  for (int i = 0; i < wheelCount(); ++i)
+    axleCompressionSums_[size_t(work_[i].axleSlot)] += wheels_[i].suspensionCompression;
   for (int i = 0; i < wheelCount(); ++i) {
     WheelState& state = wheels_[i];
-    const WheelSettings& settings = wheelSettings_[i];
     if (!state.inContact) {
       state.normalLoad = 0;
       continue;
     }
-    btScalar otherCompression = 0;
-    int others = 0;
-    for (int j = 0; j < wheelCount(); ++j) {
-      if (j == i || wheelSettings_[j].axle != settings.axle) continue;
-      otherCompression += wheels_[j].suspensionCompression;
-      ++others;
-    }
+    const int slot = work_[i].axleSlot;
+    const int others = axleWheelCounts_[size_t(slot)] - 1;
     btScalar force = state.stiffness * state.suspensionCompression;
     if (others > 0 && settings_.stabilizer > 0)
       force += antiRollForce(settings_.stabilizer, state.stiffness, state.suspensionCompression,
-                             otherCompression / btScalar(others));
+                             (axleCompressionSums_[size_t(slot)] - state.suspensionCompression) /
+                                 btScalar(others));
     work_[i].springForce = force;
     // The load as the step starts; the solve settles it with the damper's response included.
     state.normalLoad = std::max(btScalar(0), force + state.damping * state.compressionSpeed);

@@ -4,6 +4,7 @@
 
 #include "Prefetch.h"
 #include "WorkerPool.h"
+#include "raycar/Error.h"
 
 namespace raycar {
 VehicleGroup::VehicleGroup(int threads, int minimumVehiclesPerThread)
@@ -18,6 +19,13 @@ RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis, VehicleSettings s
   vehicles_.push_back(std::make_unique<RaycastVehicle>(chassis, std::move(settings)));
   progress_.push_back(Progress::Idle);
   return *vehicles_.back();
+}
+
+RaycastVehicle& VehicleGroup::vehicle(int index) {
+  if (index < 0 || size_t(index) >= vehicles_.size())
+    throw InputError("vehicle group", "vehicle index " + std::to_string(index) + " is out of range [0, " +
+                                          std::to_string(vehicles_.size()) + ")");
+  return *vehicles_[size_t(index)];
 }
 
 void VehicleGroup::removeVehicle(RaycastVehicle& vehicle) {

@@ -15,6 +15,7 @@ struct WheelWork {
   btScalar rayLength = 0;      // m: len_max + radius
   bool steered = false;        // SteerMode resolved
   bool front = false;          // ahead of the centre of mass (brake bias)
+  int axleSlot = 0;            // index of its axle in RaycastVehicle's per-axle arrays
   // Per-wheel inputs, held until changed
   btScalar directDrive = 0;    // N m
   btScalar directBrake = 0;    // N m

@@ -149,6 +149,8 @@ class RaycastVehicle : public btActionInterface {
   btScalar frontAxleForward_ = 0;  // m, chassis forward coordinate of the front-most wheel
   btScalar rearAxleForward_ = 0;   // m, of the rear-most wheel
   btVector3 pendingVelocityChange_{0, 0, 0};  // m/s the chassis' forces add next step
+  std::vector<int> axleWheelCounts_;          // per axle slot (WheelWork::axleSlot)
+  std::vector<btScalar> axleCompressionSums_;  // m, per axle slot, this step
   bool handbrake_ = false;
 
   // Driver and drivetrain

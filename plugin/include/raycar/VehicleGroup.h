@@ -47,7 +47,8 @@ class VehicleGroup : public btActionInterface {
   RaycastVehicle& addVehicle(btRigidBody& chassis, VehicleSettings settings);
   void removeVehicle(RaycastVehicle& vehicle);
   int vehicleCount() const { return int(vehicles_.size()); }
-  RaycastVehicle& vehicle(int index) { return *vehicles_[size_t(index)]; }
+  // Throws InputError for an index outside [0, vehicleCount()).
+  RaycastVehicle& vehicle(int index);
   int threadCount() const;
 
   // btActionInterface
