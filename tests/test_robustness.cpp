@@ -243,3 +243,24 @@ TEST_CASE("subnormal friction limits never put a NaN into the world") {
   CHECK(isFinite(car.chassis->getAngularVelocity()));
   world.world().addRigidBody(car.chassis);  // back, so that the world removes it as usual
 }
+
+TEST_CASE("a vehicle added twice to the world carries twice its springs (documented, not detected)") {
+  // Bullet keeps whatever actions it is given; raycar cannot tell a second addAction from a second
+  // substep. Each update adds the suspension's impulses, so the car rests where each update's
+  // springs carry half its weight: the static compression halves, m g / (2 k) per axle share.
+  // Budget 10%: the second update's implicit damper sees the first one's impulse and adds
+  // support of its own (measured 8% under half).
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  CarSpec spec;
+  spec.stiffness = 30000;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+  for (int i = 0; i < int(3 / kStep); ++i) world.step(kStep);
+  const double single = car.vehicle->wheelState(0).suspensionCompression;
+  world.world().addAction(car.vehicle.get());  // the mistake
+  for (int i = 0; i < int(3 / kStep); ++i) world.step(kStep);
+  const double twice = car.vehicle->wheelState(0).suspensionCompression;
+  world.world().removeAction(car.vehicle.get());
+  INFO("compression once " << single << " m, added twice " << twice << " m");
+  CHECK(twice == within(single / 2, 0.10));
+}
