@@ -88,6 +88,9 @@ bool WheelQuery::cast(int wheel, const btVector3& from, const btVector3& to,
   for (const NearbyObject& nearby : nearby_.objects()) {
     if (!ray.crosses(*nearby.leaf)) continue;
     const btCollisionObject& object = *nearby.object;
+    // rayTestSingle does not see a soft body (a btSoftRigidDynamicsWorld's own rayTest does):
+    // such a ray is left to the world's rayTest.
+    if (object.getInternalType() == btCollisionObject::CO_SOFT_BODY) return false;
     WheelRayCallback result(from, to, chassis_);
     MeshRayCache* cache = MeshRayCache::canCache(object) ? cacheFor(wheel, object) : nullptr;
     const bool cached =
