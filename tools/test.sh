@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The README's test command: installs what is missing, then builds and runs every test twice,
-# once optimised (build/, with the viewer and its Xvfb screenshot tests) and once under
-# AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/).
+# The README's test command: installs what is missing, then builds and runs every test three
+# times: optimised (build/, with the viewer and its Xvfb screenshot tests), under
+# AddressSanitizer + UndefinedBehaviorSanitizer + libstdc++ assertions (build-sanitize/), and
+# under ThreadSanitizer (build-tsan/: every test but the one that replaces malloc, whose
+# replacement ThreadSanitizer would report against its own allocator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -15,3 +17,7 @@ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DRAYCAR_SANITIZE=ON
 cmake --build build-sanitize -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-sanitize --output-on-failure -j "$jobs"
+
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_SANITIZE_THREAD=ON -DRAYCAR_BUILD_DEMOS=ON
+cmake --build build-tsan -j "$jobs"
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan --output-on-failure -j "$jobs"
