@@ -5,6 +5,9 @@
 #include <cmath>
 
 #include "TestWorld.h"
+#include "raycar/ObjModel.h"
+#include "raycar/VehicleLoader.h"
+#include "raycar/VehicleScript.h"
 #include "Tolerance.h"
 
 using namespace raycar;
@@ -263,4 +266,67 @@ TEST_CASE("a vehicle added twice to the world carries twice its springs (documen
   world.world().removeAction(car.vehicle.get());
   INFO("compression once " << single << " m, added twice " << twice << " m");
   CHECK(twice == within(single / 2, 0.10));
+}
+
+namespace {
+
+// The sedan built from its script with `change` applied, dropped 5 cm onto a plane and left for
+// 2 s: its highest and final height above its start, and whether it stayed finite.
+struct DropResult {
+  bool finite = true;
+  double highest = 0;  // m above the spawn height
+  double finalSpeed = 0;
+  double travel = 0;  // m: the longest suspension travel (len_max)
+};
+DropResult dropSedan(void (*change)(VehicleScript&)) {
+  VehicleScript script = loadVehicleScript(std::string(RAYCAR_DATA_DIR) + "/vehicles/sedan.vehicle.toml");
+  change(script);
+  const LoadedVehicle loaded = buildVehicle(script, loadObjModel(script.objPath));
+  TestWorld world(btVector3(0, 0, -9.81f));
+  world.addStaticPlane(btVector3(0, 0, 1), btVector3(0, 0, 0), 1);
+  SpawnedVehicle car(world.world(), loaded, btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.05f)));
+  car.chassis().setActivationState(DISABLE_DEACTIVATION);
+  const double start = car.chassis().getCenterOfMassPosition().z();
+  DropResult result;
+  for (int i = 0; i < int(2 / kStep); ++i) {
+    world.step(kStep);
+    const btVector3 p = car.chassis().getCenterOfMassPosition();
+    result.finite = result.finite && isFinite(p) && isFinite(car.chassis().getLinearVelocity());
+    result.highest = std::max(result.highest, double(p.z()) - start);
+  }
+  result.finalSpeed = car.vehicle().linearVelocity().length();
+  result.travel = 0;
+  for (int i = 0; i < car.vehicle().wheelCount(); ++i)
+    result.travel = std::max(result.travel, double(car.vehicle().wheelSettings(i).suspensionMaxLength));
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("the documented ranges hold: the stiffest springs, the lightest hull and the largest zoffset") {
+  // Each value is inside the script's range. Before: stiffness 1e9 and 1e10 N/m with 80% of
+  // critical damping launched the sedan 22.9 m and 222 m up (an explicit-in-effect spring far
+  // past what one step resolves); a 1e-4 kg hull diverged on the first step (drag applied
+  // explicitly); zoffset = 10000 m reached 42 km/s (the range now ends at 10 m). Now each
+  // drops 5 cm and settles: it rises at most by its suspension travel (a spring can give back no
+  // more than the compression it was spawned with, at the stiffest within one step), is slower
+  // than 0.5 m/s after 2 s, and every state stays finite.
+  struct Row {
+    const char* what;
+    void (*change)(VehicleScript&);
+  };
+  const Row rows[] = {
+      {"stiffness 1e9 N/m", [](VehicleScript& s) { for (WheelRecord& w : s.wheels) w.wheel.stiffness = 1e9f; }},
+      {"stiffness 1e10 N/m", [](VehicleScript& s) { for (WheelRecord& w : s.wheels) w.wheel.stiffness = 1e10f; }},
+      {"hull mass 1e-4 kg", [](VehicleScript& s) { s.hulls[0].mass = 1e-4f; }},
+      {"zoffset at the range's end", [](VehicleScript& s) { s.hulls[0].zoffset = 10; }},
+  };
+  for (const Row& row : rows) {
+    INFO(std::string(row.what));
+    const DropResult result = dropSedan(row.change);
+    INFO("highest " << result.highest << " m above the start, final speed " << result.finalSpeed << " m/s");
+    CHECK(result.finite);
+    CHECK(result.highest < result.travel);
+    CHECK(result.finalSpeed < 0.5);
+  }
 }

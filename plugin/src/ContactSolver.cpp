@@ -97,6 +97,13 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
     if (!contact.active) continue;
     ContactRows& rows = rows_[i];
     buildRow(chassis, contact, contact.normal, rows.normal);
+    // A spring stiffer than one step resolves (k dt^2 w > 1, w the row's inverse mass: its
+    // period under about 6 steps) would, semi-implicit, gain energy each step and launch the car.
+    // Such a spring's force over the step is taken at the step's end instead (implicit: its
+    // k dt acts as damping), which is stable for any stiffness and leaves its rest length as it
+    // is; softer springs keep the semi-implicit form, which conserves their energy.
+    if (contact.springStiffness * dt * dt * rows.normal.inverseMass > 1)
+      contact.damping += contact.springStiffness * dt;
     buildRow(chassis, contact, contact.longitudinal, rows.longitudinal);
     buildRow(chassis, contact, contact.lateral, rows.lateral);
     setStickSpring(rows.longitudinal, contact, contact.longitudinalStickStiffness,

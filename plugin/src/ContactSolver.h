@@ -82,6 +82,7 @@ struct WheelContact {
   // Suspension
   btScalar springForce = 0;        // N: k x + anti-roll, from positions alone
   btScalar damping = 0;            // N s/m
+  btScalar springStiffness = 0;    // N/m: k (1 + anti-roll share), for the stiff-spring rule
   btScalar rayCosine = 1;          // cosine between the ray and the normal (compression speed
                                    // = normal approach speed / rayCosine)
   bool bumpStopActive = false;     // full compression is within reach this step

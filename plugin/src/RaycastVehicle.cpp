@@ -519,6 +519,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     const bool implicitDamper = settings_.solver.implicitDamper;
     contact.springForce = work_[i].springForce + (implicitDamper ? 0 : state.damping * state.compressionSpeed);
     contact.damping = implicitDamper ? state.damping : 0;
+    contact.springStiffness = state.stiffness * (1 + settings_.stabilizer);
     contact.rayCosine = work_[i].rayCosine;
     // The bump stop row joins when full compression is within two steps' closing travel (plus
     // 2 cm); further away it could not act anyway.
@@ -546,7 +547,12 @@ void RaycastVehicle::solveContacts(btScalar dt) {
   // Aerodynamics act on the chassis alone: drag at the centre of mass, downforce between the
   // axles by its front share (seed 004, step 9).
   const AeroSettings& aero = settings_.aero;
-  chassis.linearVelocity += dragForce(aero, chassis.linearVelocity) * (chassis.inverseMass * dt);
+  // Drag, implicit in the speed (v' = v / (1 + rho CdA |v| dt / (2 m))): it slows the chassis by
+  // at most its whole velocity, whatever the mass; applied explicitly, a 0.1 g chassis reversed
+  // and diverged on its first step.
+  chassis.linearVelocity /=
+      1 + btScalar(0.5) * aero.airDensity * aero.dragArea * chassis.linearVelocity.length() *
+              chassis.inverseMass * dt;
   const btScalar downforceMagnitude = downforce(aero, chassis.linearVelocity.dot(worldForward()));
   if (downforceMagnitude > 0) {
     const btScalar point = aero.downforceFrontShare * frontAxleForward_ +

@@ -107,7 +107,7 @@ const std::vector<Key>& keys() {
        SET(t.hull->flags = int(v.integer))},
       {"hull", "mass", T::Number, "kg", 0, 1e7, "0", "mass of the part (its mesh must be closed)",
        SET(t.hull->mass = btScalar(v.number))},
-      {"hull", "zoffset", T::Number, "m", -1e4, 1e4, "0", "shift of the part along the model's up axis",
+      {"hull", "zoffset", T::Number, "m", -10, 10, "0", "shift of the part along the model's up axis (a vehicle's own scale)",
        SET(t.hull->zoffset = btScalar(v.number))},
       // [[wheel]]
       {"wheel", "driving", T::Boolean, "0/1", 0, 1, "0", "the engine drives this wheel",
