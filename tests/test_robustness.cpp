@@ -307,7 +307,7 @@ TEST_CASE("the documented ranges hold: the stiffest springs, the lightest hull a
   // Each value is inside the script's range. Before: stiffness 1e9 and 1e10 N/m with 80% of
   // critical damping launched the sedan 22.9 m and 222 m up (an explicit-in-effect spring far
   // past what one step resolves); a 1e-4 kg hull diverged on the first step (drag applied
-  // explicitly); zoffset = 10000 m reached 42 km/s (the range now ends at 10 m). Now each
+  // explicitly); zoffset = 10000 m reached 42 km/s (the range now ends at 1 m). Now each
   // drops 5 cm and settles: it rises at most by its suspension travel (a spring can give back no
   // more than the compression it was spawned with, at the stiffest within one step), is slower
   // than 0.5 m/s after 2 s, and every state stays finite.
@@ -319,7 +319,7 @@ TEST_CASE("the documented ranges hold: the stiffest springs, the lightest hull a
       {"stiffness 1e9 N/m", [](VehicleScript& s) { for (WheelRecord& w : s.wheels) w.wheel.stiffness = 1e9f; }},
       {"stiffness 1e10 N/m", [](VehicleScript& s) { for (WheelRecord& w : s.wheels) w.wheel.stiffness = 1e10f; }},
       {"hull mass 1e-4 kg", [](VehicleScript& s) { s.hulls[0].mass = 1e-4f; }},
-      {"zoffset at the range's end", [](VehicleScript& s) { s.hulls[0].zoffset = 10; }},
+      {"zoffset at the range's upper end", [](VehicleScript& s) { s.hulls[0].zoffset = 1; }},
   };
   for (const Row& row : rows) {
     INFO(std::string(row.what));

@@ -26,6 +26,9 @@ bool isFinite(const btVector3& v) {
 // speed; below this cosine the ratio is held.
 constexpr btScalar kMinimumRayNormalCosine = 0.1;
 
+// m: a tire relaxation length below this is taken as 0 (rigid static friction).
+constexpr btScalar kShortestRelaxationLength = btScalar(1e-3);
+
 btVector3 groundVelocityAt(const btCollisionObject* object, const btVector3& point) {
   const btRigidBody* body = btRigidBody::upcast(object);
   if (body == nullptr) return btVector3(0, 0, 0);
@@ -465,7 +468,10 @@ void RaycastVehicle::measureContacts() {
     contact.tireContact.forwardSpeed = forwardSpeed;
     contact.lateralSpeed = sideSpeed;  // until the solve replaces it with its own result
     // The carcass spring that static friction is solved as (TireSettings::relaxationLength).
-    const btScalar relaxationLength = settings.tire.relaxationLength;
+    // Below a millimetre the spring would be stiffer than anything a step resolves (and its
+    // reciprocal overflows): such a tire is rigid static friction, as 0 asks.
+    const btScalar relaxationLength =
+        settings.tire.relaxationLength >= kShortestRelaxationLength ? settings.tire.relaxationLength : 0;
     contact.longitudinalStickStiffness =
         relaxationLength > 0 ? tires_[i]->slipStiffness(contact.tireContact, true) / relaxationLength : 0;
     contact.lateralStickStiffness =

@@ -107,7 +107,7 @@ const std::vector<Key>& keys() {
        SET(t.hull->flags = int(v.integer))},
       {"hull", "mass", T::Number, "kg", 0, 1e7, "0", "mass of the part (its mesh must be closed)",
        SET(t.hull->mass = btScalar(v.number))},
-      {"hull", "zoffset", T::Number, "m", -10, 10, "0", "shift of the part along the model's up axis (a vehicle's own scale)",
+      {"hull", "zoffset", T::Number, "m", -1, 1, "0", "shift of the part along the model's up axis; further, a part sits in the ground",
        SET(t.hull->zoffset = btScalar(v.number))},
       // [[wheel]]
       {"wheel", "driving", T::Boolean, "0/1", 0, 1, "0", "the engine drives this wheel",
@@ -347,7 +347,7 @@ const std::vector<Key>& keys() {
        SET(t.tire->tire.referenceLoad = btScalar(v.number))},
       {"tire", "side_friction_coefficient", T::Number, "s/m", 0, 100, "0.75", "linear model: side force per side speed and load",
        SET(t.tire->tire.sideFrictionCoefficient = btScalar(v.number))},
-      {"tire", "relaxation_length", T::Number, "m", 0, 10, "0.3", "standstill spring: slip stiffness / this; 0: rigid static friction",
+      {"tire", "relaxation_length", T::Number, "m", 0, 10, "0.3", "standstill spring: slip stiffness / this; 0 (or under 1 mm): rigid static friction",
        SET(t.tire->tire.relaxationLength = btScalar(v.number))},
   };
   return table;
@@ -635,7 +635,8 @@ VehicleScript loadVehicleScript(const std::string& path) {
 std::vector<ScriptKeyInfo> scriptKeyReference() {
   std::vector<ScriptKeyInfo> reference;
   for (const Key& key : keys())
-    reference.push_back({key.section, key.name, key.type, key.unit, key.defaultValue, rangeText(key), key.meaning});
+    reference.push_back({key.section, key.name, key.type, key.unit, key.defaultValue, rangeText(key),
+                         key.meaning, key.minimum, key.maximum});
   return reference;
 }
 

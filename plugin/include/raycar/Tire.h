@@ -53,7 +53,8 @@ struct TireSettings {
   // Relaxation length sigma (m): at standstill a tire's carcass is a spring of stiffness
   // slip stiffness / sigma (the zero-speed limit of the relaxation-length model), which is how
   // static friction is solved: a parked car's hold is shared between its wheels as their
-  // stiffnesses share it. 0: rigid static friction (the share is then left to the solve's order).
+  // stiffnesses share it. 0 (or under 1 mm): rigid static friction (the share is then left to
+  // the solve's order).
   btScalar relaxationLength = 0.3;
   std::shared_ptr<const TireModel> customModel;  // when set, replaces `model`
 };

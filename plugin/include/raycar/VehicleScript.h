@@ -76,6 +76,8 @@ struct ScriptKeyInfo {
   std::string defaultValue;  // as TOML
   std::string range;         // human-readable
   std::string meaning;
+  double minimum = 0;        // the range's ends (numbers, integers and list elements)
+  double maximum = 0;
 };
 std::vector<ScriptKeyInfo> scriptKeyReference();
 // The reference as a Markdown table (the README's script reference).
