@@ -139,3 +139,35 @@ TEST_CASE("steering a wheel that is not steered is an input error") {
   CHECK_NOTHROW(car.vehicle->setSteerAngle(2, 0));
   CHECK_NOTHROW(car.vehicle->setSteerAngle(0, 0.1f));
 }
+
+TEST_CASE("the C++ settings reject what the script's ranges reject: non-finite gear ratios and differential shares") {
+  // Found by an audit: gears[0] = -inf passed and gave NaN when reverse engaged; a NaN torque
+  // share silently meant "by wheel count".
+  struct Row {
+    const char* what;
+    void (*change)(VehicleSettings&);
+    const char* expected;
+  };
+  const Row rows[] = {
+      {"reverse ratio -inf", [](VehicleSettings& s) { s.gearbox.gears[0] = -INFINITY; }, "(reverse) must be negative and finite"},
+      {"torque share NaN", [](VehicleSettings& s) {
+         s.differentials = {DifferentialSettings{1}};
+         s.differentials[0].torqueShare = NAN;
+       }, "torque share must be finite"},
+      {"locking coefficient inf", [](VehicleSettings& s) {
+         s.differentials = {DifferentialSettings{1}};
+         s.differentials[0].type = DifferentialType::LimitedSlip;
+         s.differentials[0].lockingCoefficient = INFINITY;
+       }, "must be finite and >= 0"},
+  };
+  for (const Row& row : rows) {
+    INFO(std::string(row.what));
+    VehicleSettings settings = makeCarSettings(CarSpec{});
+    row.change(settings);
+    const std::vector<std::string> problems = validateVehicleSettings(settings);
+    bool found = false;
+    for (const std::string& problem : problems) found = found || problem.find(row.expected) != std::string::npos;
+    INFO("problems: " << problems.size());
+    CHECK(found);
+  }
+}

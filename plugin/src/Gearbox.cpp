@@ -13,7 +13,8 @@ std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScala
   require(gears.size() <= size_t(kMaxGears),
           "gears has " + std::to_string(gears.size()) + " ratios; at most 8 (reverse, neutral, 6 forward)");
   require(gears.size() >= 3, "gears needs reverse, neutral and at least one forward ratio");
-  if (!gears.empty()) require(gears[0] < 0, "gears: the first ratio (reverse) must be negative");
+  if (!gears.empty())
+    require(gears[0] < 0 && std::isfinite(gears[0]), "gears: the first ratio (reverse) must be negative and finite");
   if (gears.size() > 1) require(gears[1] == 0, "gears: the second ratio (neutral) must be 0");
   for (size_t i = 2; i < gears.size(); ++i)
     require(gears[i] > 0 && std::isfinite(gears[i]),

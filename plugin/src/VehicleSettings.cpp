@@ -53,15 +53,18 @@ void validateDifferentials(const VehicleSettings& settings, std::vector<std::str
     for (size_t e = 0; e < d; ++e)
       if (settings.differentials[e].axle == differential.axle)
         problems.push_back(name + ": axle already has differential " + std::to_string(e + 1));
-    if (differential.torqueShare >= 0) {
+    if (!std::isfinite(differential.torqueShare)) {
+      problems.push_back(name + ": torque share must be finite ([0, 1], or < 0 for by wheel count)");
+    } else if (differential.torqueShare >= 0) {
       anyShare = true;
       shareSum += differential.torqueShare;
       if (differential.torqueShare > 1) problems.push_back(name + ": torque share must lie in [0, 1]");
     } else {
       anyDefaultShare = true;
     }
-    if (!(differential.preloadTorque >= 0) || !(differential.lockingCoefficient >= 0))
-      problems.push_back(name + ": preload and locking coefficient must be >= 0");
+    if (!(differential.preloadTorque >= 0) || !(differential.lockingCoefficient >= 0) ||
+        !std::isfinite(differential.preloadTorque) || !std::isfinite(differential.lockingCoefficient))
+      problems.push_back(name + ": preload and locking coefficient must be finite and >= 0");
   }
   if (anyShare && anyDefaultShare)
     problems.push_back("differentials: give every differential a torque share, or none");
