@@ -11,19 +11,30 @@
 #include "SceneRunner.h"
 #include "raycar/Error.h"
 
+namespace {
+const char* const kUsage =
+    "usage: raycar-sim SCENE.toml [--out DIR]\n"
+    "  runs the scene headless at its fixed step; writes DIR/telemetry.csv, summary.json (SI units:\n"
+    "  m, m/s, s; lateral acceleration in g) and report.html. DIR defaults to out/NAME.\n";
+}  // namespace
+
 int main(int argc, char** argv) {
   std::string scenePath, out;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
+    if (argument == "--help" || argument == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
     if (argument == "--out" && i + 1 < argc) out = argv[++i];
     else if (scenePath.empty() && argument[0] != '-') scenePath = argument;
     else {
-      std::fprintf(stderr, "usage: raycar-sim SCENE.toml [--out DIR]\n");
+      std::fputs(kUsage, stderr);
       return 2;
     }
   }
   if (scenePath.empty()) {
-    std::fprintf(stderr, "usage: raycar-sim SCENE.toml [--out DIR]\n");
+    std::fputs(kUsage, stderr);
     return 2;
   }
   try {
@@ -48,8 +59,13 @@ int main(int argc, char** argv) {
     std::printf("%s: %d steps, %.1f s simulated in %.2f s wall time, %zu vehicle(s)\n", scene.name.c_str(),
                 summary.steps, summary.simulatedTime, seconds, summary.vehicles.size());
     const raycar::sim::VehicleSummary& first = summary.vehicles.front();
-    std::printf("vehicle 1: %.1f m, top speed %.1f km/h, max lateral %.2f g, %d gear changes\n", first.distance,
-                first.topSpeed * 3.6, first.maxLateralG, first.gearChanges);
+    std::printf("vehicle 1: %.1f m, top speed %.2f m/s (%.1f km/h), max lateral %.2f g, %d gear changes\n",
+                first.distance, first.topSpeed, first.topSpeed * 3.6, first.maxLateralG, first.gearChanges);
+    if (summary.vehicles.size() > 1) {
+      size_t finite = 0;
+      for (const raycar::sim::VehicleSummary& vehicle : summary.vehicles) finite += vehicle.finite;
+      std::printf("%zu of %zu vehicles finite throughout\n", finite, summary.vehicles.size());
+    }
     if (first.hasGhost)
       std::printf("bicycle ghost: largest distance %.3f m, final %.3f m; inside the space: %s\n",
                   first.ghostMaxDistance, first.ghostFinalDistance, first.insideParkingSpace ? "yes" : "no");
