@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "TestWorld.h"
 #include "Tolerance.h"
 #include "raycar/Powertrain.h"
 
@@ -340,4 +341,24 @@ TEST_CASE("manual gearbox: shift inputs choose the gear, the pedal drives in it"
   input.shiftDown = true;
   powertrain.update(input, kStep);
   CHECK(powertrain.state().gear == kFirstGear);
+}
+
+TEST_CASE("RaycastVehicle::gear() is the gear a driver reads: -1 reverse, 0 neutral, 1 first") {
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  CarSpec spec;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+  CHECK(car.vehicle->gear() == 0);
+  DriverInput input;
+  input.pedal = 1;
+  car.vehicle->setInput(input);
+  world.step(1.0f / 120);
+  CHECK(car.vehicle->gear() == 1);
+  CHECK(car.vehicle->powertrain().gear == kFirstGear);  // the index the gearbox uses
+  input.pedal = -1;
+  for (int i = 0; i < 240 && car.vehicle->gear() != -1; ++i) {
+    car.vehicle->setInput(input);
+    world.step(1.0f / 120);
+  }
+  CHECK(car.vehicle->gear() == -1);
 }

@@ -74,11 +74,19 @@ void Hud::attach(const RaycastVehicle& vehicle) {
   wheelNames_.clear();
   leftWheels_.clear();
   const ChassisAxes& axes = vehicle.settings().axes;
+  // Front / rear names say which wheel is which on two axles; with more, the axle number does
+  // (a 6x4's two rear axles were both RL / RR).
+  std::vector<int> axleNumbers;
+  for (int w = 0; w < vehicle.wheelCount(); ++w)
+    if (std::find(axleNumbers.begin(), axleNumbers.end(), vehicle.wheelSettings(w).axle) == axleNumbers.end())
+      axleNumbers.push_back(vehicle.wheelSettings(w).axle);
   for (int w = 0; w < vehicle.wheelCount(); ++w) {
     const WheelSettings& wheel = vehicle.wheelSettings(w);
     const bool front = wheel.attachmentPoint.dot(axes.forward) > 0;  // the chassis origin is the centre of mass
     const bool left = wheel.attachmentPoint.dot(axes.right()) < 0;
-    wheelNames_.push_back(std::to_string(w + 1) + " " + (front ? "F" : "R") + (left ? "L" : "R"));
+    const std::string position =
+        axleNumbers.size() > 2 ? "A" + std::to_string(wheel.axle) : std::string(front ? "F" : "R");
+    wheelNames_.push_back(std::to_string(w + 1) + " " + position + (left ? "L" : "R"));
     leftWheels_.push_back(left);
     auto axle = std::find_if(axles_.begin(), axles_.end(), [&](const AxleCurves& a) { return a.axle == wheel.axle; });
     if (axle != axles_.end()) {

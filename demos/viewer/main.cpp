@@ -1,6 +1,7 @@
 // raycar-viewer SCENE.toml [--view 3d|topdown] [--screenshot FILE --frames N]
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,15 @@ int main(int argc, char** argv) {
   if (options.help) {
     std::printf("%s", viewerUsage());
     return 0;
+  }
+  if (!options.screenshotPath.empty()) {
+    // Said now, not after all the frames have been drawn.
+    const std::filesystem::path folder = std::filesystem::path(options.screenshotPath).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder)) {
+      std::fprintf(stderr, "raycar-viewer: cannot write the screenshot %s: the folder %s does not exist\n",
+                   options.screenshotPath.c_str(), folder.string().c_str());
+      return 1;
+    }
   }
   try {
     Viewer viewer(options);

@@ -70,6 +70,8 @@ void RaycastVehicle::buildDrivetrainLayout() {
 
 const PowertrainState& RaycastVehicle::powertrain() const { return powertrain_->state(); }
 
+int RaycastVehicle::gear() const { return powertrain_->state().gear - kNeutralGear; }
+
 bool RaycastVehicle::isSteered(int wheel) const {
   checkWheelIndex(wheel, "steering");
   return work_[wheel].steered != 0;

@@ -50,7 +50,7 @@ struct PowertrainOutput {
 };
 
 struct PowertrainState {
-  int gear = kNeutralGear;   // index into GearboxSettings::gears
+  int gear = kNeutralGear;   // index into GearboxSettings::gears (RaycastVehicle::gear(): -1, 0, 1...)
   btScalar clutch = 0;       // [0, 1]: 1 engaged
   btScalar engineRpm = 0;    // rev/min
   btScalar engineTorque = 0;  // N m at the crankshaft, this step

@@ -77,6 +77,9 @@ class RaycastVehicle : public btActionInterface {
   const DriverInput& input() const { return input_; }
   int rejectedInputs() const { return rejectedInputs_; }
   const PowertrainState& powertrain() const;
+  // The gear as a driver reads it: -1 reverse, 0 neutral, 1 first, ... (PowertrainState::gear is
+  // an index into GearboxSettings::gears).
+  int gear() const;
   btScalar pedal() const { return shapedPedal_; }     // after pedal_speed and the steering cap
   btScalar steerAngle() const { return steerAngle_; }  // rad, the equivalent bicycle's
   bool isSteered(int wheel) const;
