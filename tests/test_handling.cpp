@@ -99,14 +99,11 @@ SteadyTurn steadyTurn(const HandlingCar& car, btScalar speed, btScalar steer) {
 }
 
 // The single-track model's axle cornering stiffness (N/rad) from the tire law: two wheels at
-// `load` N each, mu (1 - k (N / N_ref - 1)) N x the lateral curve's initial slope, and seed 004's
-// slip angle atan(Vy / (|Vx| + eps)), which at speed V makes the stiffness per Vy / V smaller by
-// V / (V + eps).
+// `load` N each (raycar::wheelCorneringStiffness: mu (1 - k (N / N_ref - 1)) N x the lateral
+// curve's initial slope), and seed 004's slip angle atan(Vy / (|Vx| + eps)), which at speed V
+// makes the stiffness per Vy / V smaller by V / (V + eps).
 double axleCorneringStiffness(const WheelSettings& wheel, double load, double speed) {
-  const double mu = loadSensitivityFactor(wheel.tire.loadSensitivity, btScalar(load),
-                                          wheel.tire.referenceLoad) * wheel.tire.friction;
-  const double slope = FrictionCurve(wheel.tire.lateralCurve).evaluate(0).slope;
-  return 2 * mu * load * slope * speed / (speed + wheel.tire.slipAngleEpsilon);
+  return 2 * wheelCorneringStiffness(wheel, btScalar(load)) * speed / (speed + wheel.tire.slipAngleEpsilon);
 }
 
 }  // namespace

@@ -293,7 +293,7 @@ void ContactSolver::setStickSpring(ContactRow& row, const WheelContact& contact,
   row.bias = stiffness * displacement / denominator;
 }
 
-void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt) const {
+void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt) {
   // A row that stuck within its limit moved its anchor by this step's slip; one held at the limit
   // slid, dragging the anchor to where the spring carries that force; a row that did not stick
   // has no anchor.

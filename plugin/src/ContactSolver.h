@@ -204,7 +204,7 @@ class ContactSolver {
   // The stick springs of a contact's friction rows for this step, and their anchors after it.
   static void setStickSpring(ContactRow& row, const WheelContact& contact, btScalar stiffness,
                              btScalar displacement, btScalar dt);
-  void updateStickDisplacements(WheelContact& contact, btScalar dt) const;
+  static void updateStickDisplacements(WheelContact& contact, btScalar dt);
   // False only when holding the wheel still cannot be within the brake's limit, whatever the
   // tire gives (spinImpulse: the free spin over the inverse spin inertia, N m s).
   static bool brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,

@@ -18,6 +18,10 @@ btScalar Powertrain::totalRatio() const {
   return gearbox_.gears[state_.gear] * gearbox_.finalDrive;
 }
 
+btScalar Powertrain::rpmThroughGear(btScalar wheelSpin) const {
+  return std::fabs(wheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
+}
+
 void Powertrain::engage(int gear) {
   if (gear == state_.gear) return;
   if (state_.gear == kNeutralGear) state_.engineRpm = engine_.startRpm;
@@ -80,9 +84,7 @@ void Powertrain::shiftAutomatically(btScalar roadRpm, btScalar throttle) {
 
 void Powertrain::followWheels(btScalar fastestWheelSpin) {
   if (state_.gear == kNeutralGear || state_.clutch < 1) return;
-  const btScalar wheelDrivenRpm =
-      std::fabs(fastestWheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
-  state_.engineRpm = std::clamp(wheelDrivenRpm, engine_.idleRpm, engine_.maxRpm);
+  state_.engineRpm = std::clamp(rpmThroughGear(fastestWheelSpin), engine_.idleRpm, engine_.maxRpm);
 }
 
 void Powertrain::shift(int gear) {
@@ -97,11 +99,9 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   btScalar throttle = 0;
   selectGear(input, throttle, output.pedalBrake);
 
-  shiftAutomatically(std::fabs(input.roadWheelSpin * totalRatio()) * kRadiansPerSecondToRpm,
-                     throttle);
+  shiftAutomatically(rpmThroughGear(input.roadWheelSpin), throttle);
   // Engine speed the wheels would impose through the current gear.
-  const btScalar wheelDrivenRpm =
-      std::fabs(input.fastestWheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
+  const btScalar wheelDrivenRpm = rpmThroughGear(input.fastestWheelSpin);
 
   if (state_.gear == kNeutralGear) {
     state_.clutch = 0;
@@ -124,6 +124,8 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   output.throttle = throttle;
   const btScalar ratio = totalRatio();
   output.driveTorque = state_.engineTorque * clutch * ratio * gearbox_.efficiency;
+  if (output.driveTorque != 0)
+    output.maxWheelSpin = engine_.maxRpm / (std::fabs(ratio) * kRadiansPerSecondToRpm);
   if (throttle == 0)
     output.engineBrakingTorque =
         engineBrakingTorque(engine_, state_.engineRpm) * clutch * std::fabs(ratio);

@@ -467,19 +467,23 @@ void RaycastVehicle::measureContacts() {
     contact.tireContact.normalLoad = state.normalLoad;
     contact.tireContact.forwardSpeed = forwardSpeed;
     contact.lateralSpeed = sideSpeed;  // until the solve replaces it with its own result
-    // The carcass spring that static friction is solved as (TireSettings::relaxationLength).
-    // Below a millimetre the spring would be stiffer than anything a step resolves (and its
-    // reciprocal overflows): such a tire is rigid static friction, as 0 asks.
-    const btScalar relaxationLength =
-        settings.tire.relaxationLength >= kShortestRelaxationLength ? settings.tire.relaxationLength : 0;
-    contact.longitudinalStickStiffness =
-        relaxationLength > 0 ? tires_[i]->slipStiffness(contact.tireContact, true) / relaxationLength : 0;
-    contact.lateralStickStiffness =
-        relaxationLength > 0 ? tires_[i]->slipStiffness(contact.tireContact, false) / relaxationLength : 0;
     // Static friction while the contact barely moves over the ground and the row barely slips.
     const bool slow = forwardSpeed * forwardSpeed + sideSpeed * sideSpeed < stickSpeed * stickSpeed;
     contact.staticLongitudinal = slow && std::fabs(surfaceSlip) < stickSpeed;
     contact.staticLateral = slow;
+    // The carcass spring that static friction is solved as (TireSettings::relaxationLength),
+    // needed only where a row can stick: slow, handbraked, or a tire without slip laws. Below a
+    // millimetre the spring would be stiffer than anything a step resolves (and its reciprocal
+    // overflows): such a tire is rigid static friction, as 0 asks.
+    const bool mayStick = slow || state.locked || !tires_[i]->hasOwnSlidingFriction();
+    const btScalar relaxationLength =
+        mayStick && settings.tire.relaxationLength >= kShortestRelaxationLength
+            ? settings.tire.relaxationLength
+            : 0;
+    contact.longitudinalStickStiffness =
+        relaxationLength > 0 ? tires_[i]->slipStiffness(contact.tireContact, true) / relaxationLength : 0;
+    contact.lateralStickStiffness =
+        relaxationLength > 0 ? tires_[i]->slipStiffness(contact.tireContact, false) / relaxationLength : 0;
   }
 }
 

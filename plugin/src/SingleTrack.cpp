@@ -29,6 +29,16 @@ btScalar SingleTrackModel::steerOnCircle(btScalar radius, btScalar lateral) cons
   return wheelbase() / radius + understeerGradient(std::max(speed, btScalar(1e-3))) * lateral;
 }
 
+btScalar wheelCorneringStiffness(const WheelSettings& wheel, btScalar load, btScalar groundFriction) {
+  TireContact contact;
+  contact.normalLoad = load;
+  // 0 asks for the wheel's static load as the nominal one: the load given here.
+  const btScalar referenceLoad = wheel.tire.referenceLoad > 0 ? wheel.tire.referenceLoad : load;
+  contact.friction = std::clamp((wheel.tire.friction + groundFriction) / 2, wheel.minFriction, wheel.maxFriction) *
+                     loadSensitivityFactor(wheel.tire.loadSensitivity, load, referenceLoad);
+  return makeTireModel(wheel.tire)->slipStiffness(contact, false);
+}
+
 SingleTrackModel singleTrackModel(const VehicleSettings& settings, btScalar mass, btScalar gravity,
                                   btScalar groundFriction) {
   std::vector<std::string> problems = validateVehicleSettings(settings);
@@ -45,12 +55,7 @@ SingleTrackModel singleTrackModel(const VehicleSettings& settings, btScalar mass
   int frontCount = 0, rearCount = 0;
   for (size_t i = 0; i < settings.wheels.size(); ++i) {
     const WheelSettings& wheel = settings.wheels[i];
-    TireContact contact;
-    contact.normalLoad = loads[i];
-    const btScalar referenceLoad = wheel.tire.referenceLoad > 0 ? wheel.tire.referenceLoad : loads[i];
-    contact.friction = std::clamp((wheel.tire.friction + groundFriction) / 2, wheel.minFriction, wheel.maxFriction) *
-                       loadSensitivityFactor(wheel.tire.loadSensitivity, loads[i], referenceLoad);
-    const btScalar stiffness = makeTireModel(wheel.tire)->slipStiffness(contact, false);
+    const btScalar stiffness = wheelCorneringStiffness(wheel, loads[i], groundFriction);
     epsilon += wheel.tire.slipAngleEpsilon / btScalar(settings.wheels.size());
     if (support[i].forward > 0) {
       model.frontStiffness += stiffness;

@@ -11,7 +11,6 @@
 
 namespace raycar {
 namespace {
-constexpr btScalar kRadiansPerSecondToRpm = btScalar(60) / SIMD_2_PI;
 // The assists' spin feedback settles a wheel on its target slip in about this many steps:
 // fewer, and the one-step lag of the tire force behind the spin would make it ring.
 constexpr btScalar kAssistResponseSteps = 3;
@@ -185,20 +184,15 @@ void RaycastVehicle::applyDrivetrainAndBrakes(btScalar dt) {
   input.roadWheelSpin = touching > 0 ? roadSpin / btScalar(touching) : input.meanWheelSpin;
   const PowertrainOutput output = powertrain_->update(input, dt);
 
-  // The engine's torque falls to zero at its max rpm; an explicit step of drive torque must not
-  // carry a light wheel past that speed (at 1/30 s a spinning wheel overshot it threefold).
-  const btScalar totalRatio = std::fabs(powertrain_->totalRatio());
-  const btScalar engineSpinLimit =
-      totalRatio > 0 && output.driveTorque != 0
-          ? settings_.engine.maxRpm / (totalRatio * kRadiansPerSecondToRpm)
-          : std::numeric_limits<btScalar>::infinity();
   for (int i = 0; i < wheelCount(); ++i) {
     wheels_[i].driveTorque = work_[i].directDrive;
     wheels_[i].brakeTorque = work_[i].directBrake + settings_.brakes.axleFriction;
     work_[i].engineSpinLimit = std::numeric_limits<btScalar>::infinity();
   }
+  // The engine's torque falls to zero at its max rpm; an explicit step of drive torque must not
+  // carry a light wheel past that speed (at 1/30 s a spinning wheel overshot it threefold).
   for (const DrivenAxle& axle : drivenAxles_)
-    for (int wheel : axle.wheels) work_[wheel].engineSpinLimit = engineSpinLimit;
+    for (int wheel : axle.wheels) work_[wheel].engineSpinLimit = output.maxWheelSpin;
   size_t coupling = 0;
   for (const DrivenAxle& axle : drivenAxles_) {
     const btScalar axleTorque = output.driveTorque * axle.share;

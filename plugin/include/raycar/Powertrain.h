@@ -27,6 +27,8 @@
 #include "raycar/Engine.h"
 #include "raycar/Gearbox.h"
 
+#include <limits>
+
 namespace raycar {
 
 struct PowertrainInput {
@@ -47,6 +49,10 @@ struct PowertrainOutput {
   btScalar engineBrakingTorque = 0;  // N m, sum over the driven wheels, against their spin
   btScalar pedalBrake = 0;          // [0, 1]: the pedal asks the footbrake for this much
   btScalar throttle = 0;            // [0, 1]: what reached the engine
+  // rad/s: the driven wheels' spin at which the engine, through the present gear, reaches its
+  // max rpm and has no torque left; drive torque does not spin a wheel past it. Infinite when
+  // the engine drives nothing.
+  btScalar maxWheelSpin = std::numeric_limits<btScalar>::infinity();
 };
 
 struct PowertrainState {
@@ -68,6 +74,8 @@ class Powertrain {
   const PowertrainState& state() const { return state_; }
   // Total ratio engine : wheel in the current gear (gear x final drive); 0 in neutral.
   btScalar totalRatio() const;
+  // The engine speed (rev/min) a wheel spin (rad/s, either sign) makes through the present gear.
+  btScalar rpmThroughGear(btScalar wheelSpin) const;
 
  private:
   void engage(int gear);

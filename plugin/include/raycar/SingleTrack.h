@@ -40,6 +40,10 @@ struct SingleTrackModel {
   btScalar steerOnCircle(btScalar radius, btScalar lateral) const;
 };
 
+// One wheel's cornering stiffness (N/rad) at `load` (N) on ground of friction `groundFriction`:
+// its tire's slip stiffness with the vehicle's surface mixing, clamps and load sensitivity.
+btScalar wheelCorneringStiffness(const WheelSettings& wheel, btScalar load, btScalar groundFriction = 1);
+
 // The model of `settings` for a chassis of `mass` (kg) under `gravity` (m/s^2) on ground of
 // friction `groundFriction`. Throws SettingsError when the settings are invalid.
 SingleTrackModel singleTrackModel(const VehicleSettings& settings, btScalar mass, btScalar gravity,
