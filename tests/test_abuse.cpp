@@ -19,6 +19,7 @@
 #include "TestWorld.h"
 #include "raycar/Error.h"
 #include "raycar/ObjModel.h"
+#include "raycar/SettingsFields.h"
 #include "raycar/VehicleLoader.h"
 #include "raycar/VehicleScript.h"
 
@@ -85,6 +86,50 @@ std::string scriptWith(const toml::table& sedan, const ScriptKeyInfo& key, doubl
   return text.str();
 }
 
+// What 2 s at half throttle and a little steering did to a loaded car on flat ground.
+struct Outcome {
+  std::string error;  // the spawn's error; empty when the car drove
+  bool finite = true;
+  bool touching = false;  // a wheel on the ground at the end
+  double rose = 0;        // m the centre of mass rose from where it started
+  double speed = 0;       // m/s at the end
+};
+
+Outcome driveTwoSeconds(const LoadedVehicle& loaded) {
+  Outcome outcome;
+  TestWorld world(btVector3(0, 0, -9.81f));
+  world.addStaticPlane(btVector3(0, 0, 1), btVector3(0, 0, 0), 1);
+  try {
+    SpawnedVehicle car(world.world(), loaded, btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.05f)));
+    car.chassis().setActivationState(DISABLE_DEACTIVATION);
+    const btVector3 start = car.chassis().getCenterOfMassPosition();
+    DriverInput input;
+    input.pedal = 0.5f;
+    input.steer = 0.3f;
+    for (int i = 0; i < 240; ++i) {
+      car.vehicle().setInput(input);
+      world.step(1.0f / 120);
+      const btVector3 p = car.chassis().getCenterOfMassPosition();
+      outcome.finite = outcome.finite && std::isfinite(p.length()) &&
+                       std::isfinite(car.chassis().getLinearVelocity().length());
+    }
+    for (int i = 0; i < car.vehicle().wheelCount(); ++i)
+      outcome.touching = outcome.touching || car.vehicle().wheelState(i).inContact;
+    outcome.rose = car.chassis().getCenterOfMassPosition().z() - start.z();
+    outcome.speed = car.vehicle().linearVelocity().length();
+  } catch (const Error& error) {
+    outcome.error = error.what();
+  }
+  return outcome;
+}
+
+void checkOnTheGround(const Outcome& outcome) {
+  INFO("rose " << outcome.rose << " m, " << outcome.speed << " m/s, a wheel touching " << outcome.touching);
+  CHECK(outcome.finite);
+  CHECK(std::fabs(outcome.rose) < 2);  // on the ground: no launch, no fall through it
+  CHECK(outcome.speed < 30);           // 2 s at half throttle: no car reaches 30 m/s
+}
+
 }  // namespace
 
 TEST_CASE("abuse: every number key x {NaN, +-inf, 0, -0, 1e-40, 1e-38, 1e38, the range's ends} is rejected or drives finite") {
@@ -110,38 +155,87 @@ TEST_CASE("abuse: every number key x {NaN, +-inf, 0, -0, 1e-40, 1e-38, 1e38, the
         ++rejected;
         continue;
       }
-      TestWorld world(btVector3(0, 0, -9.81f));
-      world.addStaticPlane(btVector3(0, 0, 1), btVector3(0, 0, 0), 1);
-      try {
-        SpawnedVehicle car(world.world(), loaded, btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 0.05f)));
-        car.chassis().setActivationState(DISABLE_DEACTIVATION);
-        const btVector3 start = car.chassis().getCenterOfMassPosition();
-        DriverInput input;
-        input.pedal = 0.5f;
-        input.steer = 0.3f;
-        bool finite = true;
-        for (int i = 0; i < 240; ++i) {
-          car.vehicle().setInput(input);
-          world.step(1.0f / 120);
-          const btVector3 p = car.chassis().getCenterOfMassPosition();
-          finite = finite && std::isfinite(p.length()) && std::isfinite(car.chassis().getLinearVelocity().length());
-        }
-        bool touching = false;
-        for (int i = 0; i < car.vehicle().wheelCount(); ++i) touching = touching || car.vehicle().wheelState(i).inContact;
-        const double rose = car.chassis().getCenterOfMassPosition().z() - start.z();
-        const double speed = car.vehicle().linearVelocity().length();
-        INFO("rose " << rose << " m, " << speed << " m/s, a wheel touching " << touching);
-        CHECK(finite);
-        CHECK(std::fabs(rose) < 2);  // on the ground: no launch, no fall through it
-        CHECK(speed < 30);           // 2 s at half throttle: no car reaches 30 m/s
-        ++driven;
-      } catch (const Error& error) {
-        INFO("error at spawn: " << error.what());
-        CHECK(std::string(error.what()).find("sedan.vehicle.toml") != std::string::npos);
+      Outcome outcome = driveTwoSeconds(loaded);
+      if (!outcome.error.empty()) {
+        INFO("error at spawn: " << outcome.error);
+        CHECK(outcome.error.find("sedan.vehicle.toml") != std::string::npos);
         ++rejected;
+        continue;
       }
+      checkOnTheGround(outcome);
+      ++driven;
     }
   }
   MESSAGE("abuse table: " << rejected << " rejected, " << driven << " driven");
   CHECK(rejected + driven > 500);
+}
+
+TEST_CASE("abuse: every settings field x {NaN, +-inf, 0, -0, 1e-40, 1e-38, 1e38, the range's ends} is rejected naming it, or drives finite") {
+  // The same walk through the C++ API: the table is the settings' own field table (every number
+  // of VehicleSettings, its wheels, tires and differentials), so a new field cannot be forgotten.
+  // Wheel and tire fields are set on the first wheel (the others keep the sedan's values, as a
+  // script's first record would); differential fields on a differential the sedan's front axle is
+  // given. A rejection must name the field.
+  LoadedVehicle sedan = loadVehicle(kSedan);
+  sedan.settings.differentials = {DifferentialSettings{0}};
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  int rejected = 0, driven = 0;
+  for (const SettingsField& field : settingsFields()) {
+    std::vector<double> values;
+    if (field.integer) {
+      // Integers cannot hold NaN or infinity; their hostile values are the int's own ends.
+      values = {0.0, -1.0, field.minimum - 1, field.maximum + 1, double(std::numeric_limits<int>::min()),
+                double(std::numeric_limits<int>::max())};
+    } else {
+      values = {nan, inf, -inf, 0.0, -0.0, 1e-40, 1e-38, 1e38, -1e38};
+    }
+    values.push_back(field.minimum);
+    values.push_back(field.maximum);
+    for (double value : values) {
+      INFO(std::string(field.name) << " = " << value);
+      LoadedVehicle loaded = sedan;
+      const FieldOwners owners{&loaded.settings, &loaded.settings.wheels[0], &loaded.settings.wheels[0].tire,
+                               &loaded.settings.differentials[0]};
+      field.bind(owners).set(value);
+      const std::vector<std::string> problems = validateVehicleSettings(loaded.settings);
+      const Outcome outcome = driveTwoSeconds(loaded);
+      // The spawn validates the settings (and then the statics, with the chassis' mass).
+      CHECK((problems.empty() || !outcome.error.empty()));
+      if (!outcome.error.empty()) {
+        INFO("error: " << outcome.error);
+        // A vector's component is named by its vector ("attachmentPoint" for attachmentPoint.y):
+        // the rules between wheels speak of the point.
+        std::string named = field.name;
+        if (named.size() > 2 && named.compare(named.size() - 2, 1, ".") == 0 &&
+            std::string("xyz").find(named.back()) != std::string::npos)
+          named.resize(named.size() - 2);
+        CHECK(outcome.error.find(named) != std::string::npos);
+        ++rejected;
+        continue;
+      }
+      checkOnTheGround(outcome);
+      ++driven;
+    }
+  }
+  MESSAGE("settings abuse table: " << rejected << " rejected, " << driven << " driven");
+  CHECK(rejected + driven > 800);
+}
+
+TEST_CASE("a script key's default is its settings field's default") {
+  // A car built in code and a script that leaves a key out must be the same car: every script
+  // key that writes a settings number defaults to the value the default-constructed settings hold.
+  VehicleSettings vehicle;
+  WheelSettings wheel;
+  TireSettings tire;
+  DifferentialSettings differential;
+  const FieldOwners defaults{&vehicle, &wheel, &tire, &differential};
+  int bound = 0;
+  for (const ScriptKeyInfo& key : scriptKeyReference()) {
+    if (!key.field) continue;
+    ++bound;
+    INFO(key.section << "." << key.name << " -> " << std::string(key.field->name));
+    const double scriptDefault = std::stod(key.defaultValue);
+    CHECK(btScalar(scriptDefault) == btScalar(key.field->bind(defaults).get()));
+  }
+  CHECK(bound >= 70);  // the keys that write settings numbers expose their field
 }

@@ -28,26 +28,26 @@ TEST_CASE("every invalid field is reported with the wheel it belongs to") {
     const char* expected;
   };
   const Row rows[] = {
-      {[](VehicleSettings& s) { s.wheels[1].radius = 0; }, "wheel 2: radius must be > 0"},
+      {[](VehicleSettings& s) { s.wheels[1].radius = 0; }, "wheel 2: radius = 0 is out of range [0.01, 10] (m)"},
       {[](VehicleSettings& s) { s.wheels[2].suspensionRestLength = 0.4f; },
-       "wheel 3: automatic stiffness needs 0 <= len_initial < len_max"},
-      {[](VehicleSettings& s) { s.wheels[0].stiffness = -5; }, "wheel 1: stiffness must be >= 0"},
-      {[](VehicleSettings& s) { s.wheels[3].damping = NAN; }, "wheel 4: damping must be finite"},
+       "wheel 3: automatic stiffness needs suspensionRestLength (len_initial, 0.400000 m) < suspensionMaxLength"},
+      {[](VehicleSettings& s) { s.wheels[0].stiffness = -5; }, "wheel 1: stiffness = -5 is out of range [0, 1e+10] (N/m)"},
+      {[](VehicleSettings& s) { s.wheels[3].damping = NAN; }, "wheel 4: damping = nan is not finite"},
       {[](VehicleSettings& s) { s.wheels[0].attachmentPoint.setX(INFINITY); },
-       "wheel 1: attachment point is not finite"},
-      {[](VehicleSettings& s) { s.wheels[1].spinInertia = 0; }, "wheel 2: spin inertia"},
-      {[](VehicleSettings& s) { s.wheels[1].maxFriction = -1; }, "wheel 2: max_friction"},
+       "wheel 1: attachmentPoint.x = inf is not finite"},
+      {[](VehicleSettings& s) { s.wheels[1].spinInertia = 0; }, "wheel 2: spinInertia = 0 is out of range (0, 10000]"},
+      {[](VehicleSettings& s) { s.wheels[1].maxFriction = -1; }, "wheel 2: maxFriction = -1 is out of range [0, 100]"},
       {[](VehicleSettings& s) { s.wheels[0].tire.slipRatioEpsilon = 0; },
-       "wheel 1 tire: slip ratio epsilon"},
+       "wheel 1 tire: slipRatioEpsilon = 0 is out of range (0, 100] (m/s)"},
       {[](VehicleSettings& s) { s.wheels[0].tire.lateralCurve.magicFormula.shapeC = 3; },
-       "wheel 1 tire lateral curve: C must lie in (0, 2)"},
+       "wheel 1 tire: lateralCurve.magicFormula.shapeC = 3 is out of range (0, 1.999]"},
       {[](VehicleSettings& s) { s.axes.forward = btVector3(0, 1, 0); },
        "axes: up and forward must be perpendicular"},
       {[](VehicleSettings& s) { s.wheels.clear(); }, "needs at least one wheel"},
-      {[](VehicleSettings& s) { s.stabilizer = -1; }, "stabilizer must be >= 0"},
-      {[](VehicleSettings& s) { s.friction.dynamicFrictionRatio = 0; }, "dyn_friction_ratio"},
-      {[](VehicleSettings& s) { s.aero.rollingResistance = -0.1f; }, "aero: rolling resistance"},
-      {[](VehicleSettings& s) { s.solver.iterations = 0; }, "solver: iterations"},
+      {[](VehicleSettings& s) { s.stabilizer = -1; }, "stabilizer = -1 is out of range [0, 10] (fraction of stiffness)"},
+      {[](VehicleSettings& s) { s.friction.dynamicFrictionRatio = 0; }, "friction.dynamicFrictionRatio = 0 is out of range (0, 10]"},
+      {[](VehicleSettings& s) { s.aero.rollingResistance = -0.1f; }, "aero.rollingResistance = -0.1 is out of range [0, 0.99]"},
+      {[](VehicleSettings& s) { s.solver.iterations = 0; }, "solver.iterations = 0 is out of range [1, 100]"},
   };
   for (const Row& row : rows) {
     VehicleSettings settings = makeCarSettings(CarSpec{});
@@ -68,7 +68,7 @@ TEST_CASE("construction throws a SettingsError that lists all problems at once")
     FAIL("expected SettingsError");
   } catch (const SettingsError& error) {
     CHECK(mentions(error.problems(), "wheel 1: radius"));
-    CHECK(mentions(error.problems(), "wheel 4: len_max"));
+    CHECK(mentions(error.problems(), "wheel 4: suspensionMaxLength = 0 is out of range (0, 10] (m)"));
   }
 }
 
@@ -128,7 +128,7 @@ TEST_CASE("wheels sharing an axle number must stand side by side") {
   VehicleSettings settings = makeCarSettings(CarSpec{});
   for (WheelSettings& wheel : settings.wheels) wheel.axle = 0;  // the usual slip: all on axle 0
   const std::vector<std::string> problems = validateVehicleSettings(settings);
-  CHECK(mentions(problems, "wheel 3: shares axle 0 with wheel 1 but stands 2.6"));
+  CHECK(mentions(problems, "wheel 3: shares axle 0 with wheel 1 but its attachmentPoint stands 2.6"));
 }
 
 TEST_CASE("steering a wheel that is not steered is an input error") {
@@ -153,12 +153,12 @@ TEST_CASE("the C++ settings reject what the script's ranges reject: non-finite g
       {"torque share NaN", [](VehicleSettings& s) {
          s.differentials = {DifferentialSettings{1}};
          s.differentials[0].torqueShare = NAN;
-       }, "torque share must be finite"},
+       }, "differential 1 (axle 1): torqueShare = nan is not finite"},
       {"locking coefficient inf", [](VehicleSettings& s) {
          s.differentials = {DifferentialSettings{1}};
          s.differentials[0].type = DifferentialType::LimitedSlip;
          s.differentials[0].lockingCoefficient = INFINITY;
-       }, "must be finite and >= 0"},
+       }, "differential 1 (axle 1): lockingCoefficient = inf is not finite"},
   };
   for (const Row& row : rows) {
     INFO(std::string(row.what));

@@ -15,19 +15,4 @@ btScalar footbrakeTorque(const BrakeSettings& brakes, btScalar input, bool front
                : total * (1 - brakes.frontBias) / btScalar(rearWheels);
 }
 
-std::vector<std::string> validateBrakes(const BrakeSettings& brakes, const AssistSettings& assists) {
-  std::vector<std::string> problems;
-  auto require = [&](bool ok, const char* text) {
-    if (!ok) problems.push_back(std::string("brakes: ") + text);
-  };
-  require(brakes.brakeTorque >= 0 && std::isfinite(brakes.brakeTorque), "brake_torque must be >= 0 N m");
-  require(brakes.frontBias >= 0 && brakes.frontBias <= 1, "front bias must lie in [0, 1]");
-  require(brakes.axleFriction >= 0 && std::isfinite(brakes.axleFriction), "axle_friction must be >= 0 N m");
-  require(assists.absTargetSlip > 0 && assists.absTargetSlip <= 1,
-          "ABS target slip ratio must lie in (0, 1]");
-  require(assists.tractionTargetSlip > 0 && assists.tractionTargetSlip <= 1,
-          "traction control target slip ratio must lie in (0, 1]");
-  return problems;
-}
-
 }  // namespace raycar

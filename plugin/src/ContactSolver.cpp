@@ -58,8 +58,8 @@ void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& cont
 }
 
 void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
-                          std::vector<SpinCoupling>& couplings, btScalar dt, int iterations,
-                          btScalar bumpStopErrorReduction, btScalar tolerance) {
+                          std::vector<SpinCoupling>& couplings, btScalar dt,
+                          const ContactSolverSettings& settings) {
   const size_t count = contacts.size();
   for (SpinCoupling& coupling : couplings) coupling.impulse = 0;
   // Impulses are forces times the step: when the caller changes the step (a variable clock), last
@@ -123,8 +123,8 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
   // stuck lateral rows would keep that as a left-right fight of internal forces. The sweeps stop
   // once one changes no row's impulse by more than tolerance x dt: from last step's impulses a
   // steadily driving car needs three or four sweeps instead of eight.
-  const btScalar converged = tolerance * dt;
-  for (int iteration = 0; iteration < iterations; ++iteration) {
+  const btScalar converged = settings.tolerance * dt;
+  for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     btScalar largestChange = 0;
     auto track = [&largestChange](btScalar before, btScalar after) {
       largestChange = std::max(largestChange, std::fabs(after - before));
@@ -138,7 +138,7 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
       const btScalar normalBefore = contact.normalImpulse();
       solveSuspension(chassis, contact, rows_[i], dt);
       if (contact.bumpStopActive)
-        solveBumpStop(chassis, contact, rows_[i], dt, bumpStopErrorReduction);
+        solveBumpStop(chassis, contact, rows_[i], dt, settings);
       track(normalBefore, contact.normalImpulse());
       setFrictionLimits(contact, dt);
     }
@@ -211,12 +211,15 @@ void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,
 }
 
 void ContactSolver::solveBumpStop(SolverBody& chassis, WheelContact& contact,
-                                  const ContactRows& rows, btScalar dt, btScalar errorReduction) {
+                                  const ContactRows& rows, btScalar dt,
+                                  const ContactSolverSettings& settings) {
   // An inelastic stop: the contact may close at most its remaining gap in one step, and pushes
   // out a fraction of any overlap; the accumulated impulse only pushes.
   const btScalar separationSpeed = rowSpeed(chassis, contact, rows.normal);
   const btScalar gap = contact.bumpStopGap;
-  const btScalar targetSpeed = gap >= 0 ? -gap / dt : -errorReduction * gap / dt;
+  const btScalar targetSpeed =
+      gap >= 0 ? -gap / dt
+               : std::min(-settings.bumpStopErrorReduction * gap / dt, settings.bumpStopMaxRecoverySpeed);
   const btScalar impulse =
       std::max(btScalar(0), contact.bumpStopImpulse +
                                 (targetSpeed - separationSpeed) / rows.normal.inverseMass);

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "raycar/Tire.h"
+#include "raycar/VehicleSettings.h"
 
 namespace raycar {
 
@@ -158,11 +159,10 @@ class ContactSolver {
   std::vector<SolverBody>& groundBodies() { return groundBodies_; }
 
   // Solves and leaves the new velocities in `chassis` and the ground bodies (predicted changes
-  // removed again) and the impulses in `contacts`. At most `iterations` sweeps; fewer once a
-  // sweep changes no impulse by more than `tolerance` (N) x dt.
+  // removed again) and the impulses in `contacts`. At most `settings.iterations` sweeps; fewer
+  // once a sweep changes no impulse by more than `settings.tolerance` (N) x dt.
   void solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
-             std::vector<SpinCoupling>& couplings, btScalar dt, int iterations,
-             btScalar bumpStopErrorReduction, btScalar tolerance);
+             std::vector<SpinCoupling>& couplings, btScalar dt, const ContactSolverSettings& settings);
 
  private:
   struct ContactRows {
@@ -193,7 +193,7 @@ class ContactSolver {
   void solveSuspension(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
                        btScalar dt);
   void solveBumpStop(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
-                     btScalar dt, btScalar errorReduction);
+                     btScalar dt, const ContactSolverSettings& settings);
   void setFrictionLimits(WheelContact& contact, btScalar dt);
   static void setInverseLimits(WheelContact& contact);
   void solveAirborneBrake(WheelContact& contact);

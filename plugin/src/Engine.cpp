@@ -59,20 +59,14 @@ std::vector<std::string> validateEngine(const EngineSettings& engine) {
   auto require = [&](bool ok, const std::string& text) {
     if (!ok) problems.push_back("engine: " + text);
   };
-  require(engine.maxRpm > 0 && std::isfinite(engine.maxRpm), "engine_maxRPM must be > 0");
-  require(engine.idleRpm >= 0 && engine.idleRpm < engine.maxRpm,
-          "engine_idleRPM must lie in [0, engine_maxRPM)");
-  require(engine.minRpm >= 0 && engine.minRpm <= engine.idleRpm,
-          "engine_minRPM must lie in [0, engine_idleRPM]");
+  // Each rule names the fields by their C++ and their script names.
+  require(engine.idleRpm < engine.maxRpm,
+          "engine.idleRpm (engine_idleRPM) must be below engine.maxRpm (engine_maxRPM)");
+  require(engine.minRpm <= engine.idleRpm,
+          "engine.minRpm (engine_minRPM) must not exceed engine.idleRpm (engine_idleRPM)");
   require(engine.startRpm >= engine.idleRpm && engine.startRpm < engine.maxRpm,
-          "engine_startRPM must lie in [engine_idleRPM, engine_maxRPM)");
-  require(engine.throttleExponent > 0 && std::isfinite(engine.throttleExponent),
-          "throttle exponent must be > 0");
-  require(engine.engineBraking >= 0 && engine.engineBraking <= 1,
-          "engine braking must lie in [0, 1] (fraction of peak torque)");
-  if (engine.model == EngineModel::PowerSine) {
-    require(engine.power >= 0 && std::isfinite(engine.power), "engine_power must be >= 0 W");
-  } else {
+          "engine.startRpm (engine_startRPM) must lie in [engine.idleRpm, engine.maxRpm)");
+  if (engine.model == EngineModel::TorqueCurve) {
     const std::vector<TorquePoint>& curve = engine.torqueCurve;
     require(curve.size() >= 2, "torque curve needs at least 2 points");
     for (size_t i = 0; i < curve.size(); ++i) {

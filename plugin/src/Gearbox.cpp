@@ -19,14 +19,10 @@ std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScala
   for (size_t i = 2; i < gears.size(); ++i)
     require(gears[i] > 0 && std::isfinite(gears[i]),
             "gears: forward ratio " + std::to_string(i - 1) + " must be > 0");
-  require(gearbox.finalDrive > 0 && std::isfinite(gearbox.finalDrive), "final drive must be > 0");
-  require(gearbox.efficiency > 0 && gearbox.efficiency <= 1, "efficiency must lie in (0, 1]");
-  require(gearbox.shiftDownRpm >= 0 && gearbox.shiftDownRpm < gearbox.shiftUpRpm,
-          "engine_shiftdownRPM must lie in [0, engine_shiftupRPM)");
-  require(gearbox.shiftUpRpm <= maxRpm, "engine_shiftupRPM must not exceed engine_maxRPM");
-  require(gearbox.clutchSpeed > 0 && std::isfinite(gearbox.clutchSpeed), "clutch_speed must be > 0 (1/s)");
-  require(gearbox.gearDirectionSwitchRpm >= 0, "gear_dir_switch_RPM must be >= 0");
-  require(gearbox.shiftDwell >= 0 && std::isfinite(gearbox.shiftDwell), "shift dwell must be >= 0 s");
+  require(gearbox.shiftDownRpm < gearbox.shiftUpRpm,
+          "gearbox.shiftDownRpm (engine_shiftdownRPM) must be below gearbox.shiftUpRpm (engine_shiftupRPM)");
+  require(gearbox.shiftUpRpm <= maxRpm,
+          "gearbox.shiftUpRpm (engine_shiftupRPM) must not exceed engine.maxRpm (engine_maxRPM)");
   return problems;
 }
 

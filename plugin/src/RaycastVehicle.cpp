@@ -570,8 +570,7 @@ void RaycastVehicle::solveContacts(btScalar dt) {
     chassis.applyImpulse(-worldUp() * (downforceMagnitude * dt), worldForward() * point);
   }
 
-  solver_->solve(chassis, contacts_, couplings_, dt, settings_.solver.iterations,
-                 settings_.solver.bumpStopErrorReduction, settings_.solver.tolerance);
+  solver_->solve(chassis, contacts_, couplings_, dt, settings_.solver);
 
   chassis_->setLinearVelocity(chassis.linearVelocity);
   chassis_->setAngularVelocity(chassis.angularVelocity);

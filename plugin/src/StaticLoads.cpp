@@ -51,7 +51,8 @@ std::vector<btScalar> staticWheelLoads(const std::vector<SupportPoint>& points, 
     if (loads[i] < 0) {
       problems.push_back("static loads: wheel " + std::to_string(i + 1) + " would need " +
                          std::to_string(loads[i]) +
-                         " N (negative): the centre of mass lies outside the wheels' support");
+                         " N (negative): the centre of mass lies outside the wheels' support (their "
+                         "attachmentPoint)");
     }
   }
   if (!problems.empty()) throw SettingsError(problems);

@@ -14,27 +14,6 @@ btScalar moveToward(btScalar value, btScalar target, btScalar step) {
 }
 }  // namespace
 
-std::vector<std::string> validateSteering(const SteeringSettings& steering) {
-  std::vector<std::string> problems;
-  auto require = [&](bool ok, const char* text) {
-    if (!ok) problems.push_back(std::string("steering: ") + text);
-  };
-  require(steering.maxSteer > 0 && steering.maxSteer < 90, "max_steer must lie in (0, 90) deg");
-  require(steering.maxSteerV0 >= 0 && steering.maxSteerV0 < 90, "max_steer_v0 must lie in [0, 90) deg");
-  require(std::isfinite(steering.maxSteerKv), "max_steer_kv must be finite");
-  require(steering.steerSpeed > 0 && std::isfinite(steering.steerSpeed), "steer_speed must be > 0 deg/s");
-  require(std::isfinite(steering.steerSpeedValScale), "steer_speed_valScale must be finite");
-  require(steering.steerSpeedMin >= 0, "steer_speed_min must be >= 0 deg/s");
-  require(steering.steerRelaxationV0 >= 0 && std::isfinite(steering.steerRelaxationV0),
-          "steer_relaxation_v0 must be >= 0 deg/s");
-  require(std::isfinite(steering.steerRelaxationKv), "steer_relaxation_kv must be finite");
-  require(steering.maxSteeringPedal >= 0 && steering.maxSteeringPedal <= 1,
-          "max_steering_pedal must lie in [0, 1]");
-  require(steering.pedalLimitSpeed >= 0, "pedal_limit_speed must be >= 0 m/s");
-  require(steering.pedalSpeed >= 0 && std::isfinite(steering.pedalSpeed), "pedal_speed must be >= 0 (1/s)");
-  return problems;
-}
-
 btScalar maxSteerAngle(const SteeringSettings& steering, btScalar speed) {
   const btScalar degrees = steering.maxSteerV0 > 0
                                ? steering.maxSteerV0 + steering.maxSteerKv * std::fabs(speed)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <mutex>
 
+#include "raycar/SettingsFields.h"
+
 namespace raycar {
 
 btScalar slipRatio(btScalar forwardSpeed, btScalar surfaceSpeed, btScalar epsilon) {
@@ -182,23 +184,11 @@ std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings) {
 
 std::vector<std::string> validateTire(const TireSettings& settings, const std::string& name) {
   std::vector<std::string> problems;
-  auto require = [&](bool ok, const std::string& text) {
-    if (!ok) problems.push_back(name + ": " + text);
-  };
-  require(settings.friction > 0 && std::isfinite(settings.friction), "friction must be > 0");
-  require(settings.slipRatioEpsilon > 0 && std::isfinite(settings.slipRatioEpsilon),
-          "slip ratio epsilon must be > 0 m/s");
-  require(settings.slipAngleEpsilon > 0 && std::isfinite(settings.slipAngleEpsilon),
-          "slip angle epsilon must be > 0 m/s");
-  require(settings.loadSensitivity >= 0 && settings.loadSensitivity < 1,
-          "load sensitivity must lie in [0, 1)");
-  require(settings.referenceLoad >= 0 && std::isfinite(settings.referenceLoad),
-          "reference load must be >= 0 N (0: the static load)");
-  require(settings.sideFrictionCoefficient >= 0 && std::isfinite(settings.sideFrictionCoefficient),
-          "side friction coefficient must be >= 0 s/m");
-  require(settings.relaxationLength >= 0 && settings.relaxationLength <= 10,
-          "relaxation length must lie in [0, 10] m (0: rigid static friction)");
-  if (settings.model == TireModelKind::SlipCurves && !settings.customModel) {
+  TireSettings fields = settings;
+  checkFields(FieldScope::Tire, FieldOwners{nullptr, nullptr, &fields}, name + ": ", problems);
+  // The curves' own rules (point order, C below 2) once their numbers are in range: a NaN
+  // parameter is one problem, not two.
+  if (problems.empty() && settings.model == TireModelKind::SlipCurves && !settings.customModel) {
     for (auto& text : validateCurve(settings.longitudinalCurve, name + " longitudinal curve"))
       problems.push_back(text);
     for (auto& text : validateCurve(settings.lateralCurve, name + " lateral curve"))

@@ -12,12 +12,13 @@
 #include <stdexcept>
 
 #include "raycar/Error.h"
+#include "raycar/SettingsFields.h"
 
 namespace raycar {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kPositive = 1e-9;  // "greater than 0" as an inclusive lower bound
+constexpr double kPositive = kFieldPositive;  // "greater than 0" as an inclusive lower bound
 
 // A TOML value in the shape its key expects.
 struct Value {
@@ -47,16 +48,49 @@ struct Rejected : std::runtime_error {
 using Setter = void (*)(Target&, const Value&);
 
 struct Key {
+  // A key of the script's own: the model, hull records, chassis and camera parameters, lists,
+  // texts and switches.
+  Key(const char* section, const char* name, ScriptValueType type, const char* unit, double minimum,
+      double maximum, const char* defaultValue, const char* meaning, Setter apply)
+      : section(section), name(name), type(type), unit(unit), minimum(minimum), maximum(maximum),
+        defaultValue(defaultValue), meaning(meaning), apply(apply) {}
+  // A key that is a settings number: its type, unit and range are the field's row
+  // (SettingsFields.h), the one rule the C++ API is checked against too.
+  Key(const char* section, const char* name, FieldScope scope, const char* fieldName,
+      const char* defaultValue, const char* meaning)
+      : section(section), name(name), defaultValue(defaultValue), meaning(meaning),
+        field(findSettingsField(scope, fieldName)) {
+    if (!field)
+      throw std::logic_error(std::string("script key ") + section + "." + name +
+                             " names no settings field " + fieldName);
+    type = field->integer ? ScriptValueType::Integer : ScriptValueType::Number;
+    unit = field->unit;
+    minimum = field->minimum;
+    maximum = field->maximum;
+  }
+
   const char* section;
   const char* name;
-  ScriptValueType type;
-  const char* unit;
-  double minimum;  // inclusive, for numbers, integers and every element of lists
-  double maximum;
+  ScriptValueType type = ScriptValueType::Number;
+  const char* unit = "";
+  double minimum = 0;  // inclusive, for numbers, integers and every element of lists
+  double maximum = 0;
   const char* defaultValue;  // TOML literal, applied before the file is read
   const char* meaning;
-  Setter apply;
+  Setter apply = nullptr;
+  const SettingsField* field = nullptr;  // set: the key writes this settings number
 };
+
+// The settings objects a key of the record being read can write.
+FieldOwners ownersOf(Target& target) {
+  return FieldOwners{&target.script.settings, target.wheel ? &target.wheel->wheel : nullptr,
+                     target.tire ? &target.tire->tire : nullptr, target.differential};
+}
+
+void applyKey(const Key& key, Target& target, const Value& value) {
+  if (!key.field) return key.apply(target, value);
+  key.field->bind(ownersOf(target)).set(key.field->integer ? double(value.integer) : value.number);
+}
 
 using T = ScriptValueType;
 #define SET(expression) [](Target & t, const Value& v) { (void)t; (void)v; expression; }
@@ -112,29 +146,29 @@ const std::vector<Key>& keys() {
       // [[wheel]]
       {"wheel", "driving", T::Boolean, "0/1", 0, 1, "0", "the engine drives this wheel",
        SET(t.wheel->wheel.driving = v.boolean)},
-      {"wheel", "axle", T::Integer, "", 0, 64, "0", "axle number: anti-roll and snapping act per axle",
-       SET(t.wheel->wheel.axle = int(v.integer))},
-      {"wheel", "len_max", T::Number, "m", kPositive, 10, "0.3", "relaxed suspension length",
-       SET(t.wheel->wheel.suspensionMaxLength = btScalar(v.number))},
-      {"wheel", "stiffness", T::Number, "N/m", 0, 1e10, "0", "spring rate; 0: rests the spring at len_initial",
-       SET(t.wheel->wheel.stiffness = btScalar(v.number))},
-      {"wheel", "damping", T::Number, "N s/m", -100, 1e9, "-0.8", "damper rate; <= 0: that fraction of critical",
-       SET(t.wheel->wheel.damping = btScalar(v.number))},
-      {"wheel", "surface_id", T::Integer, "", -1e9, 1e9, "0", "the tire's surface identifier (carried for the game)",
-       SET(t.wheel->wheel.surfaceId = int(v.integer))},
+      {"wheel", "axle", FieldScope::Wheel, "axle", "0",
+       "axle number: anti-roll and snapping act per axle"},
+      {"wheel", "len_max", FieldScope::Wheel, "suspensionMaxLength", "0.3",
+       "relaxed suspension length"},
+      {"wheel", "stiffness", FieldScope::Wheel, "stiffness", "0",
+       "spring rate; 0: rests the spring at len_initial"},
+      {"wheel", "damping", FieldScope::Wheel, "damping", "-0.8",
+       "damper rate; <= 0: that fraction of critical"},
+      {"wheel", "surface_id", FieldScope::Wheel, "surfaceId", "0",
+       "the tire's surface identifier (carried for the game)"},
       {"wheel", "can_brake", T::Boolean, "0/1", 0, 1, "1", "the handbrake locks this wheel",
        SET(t.wheel->wheel.canBrake = v.boolean)},
-      {"wheel", "min_friction", T::Number, "", 0, 100, "0", "lower clamp of (tire + ground) / 2",
-       SET(t.wheel->wheel.minFriction = btScalar(v.number))},
-      {"wheel", "max_friction", T::Number, "", 0, 100, "100", "upper clamp of (tire + ground) / 2",
-       SET(t.wheel->wheel.maxFriction = btScalar(v.number))},
+      {"wheel", "min_friction", FieldScope::Wheel, "minFriction", "0",
+       "lower clamp of (tire + ground) / 2"},
+      {"wheel", "max_friction", FieldScope::Wheel, "maxFriction", "100",
+       "upper clamp of (tire + ground) / 2"},
       {"wheel", "steering", T::Text, "", 0, 0, "\"auto\"", "\"auto\" (ahead of the centre of mass), \"steered\" or \"fixed\"",
        SET(t.wheel->wheel.steering = steerModeFromText(v.text))},
-      {"wheel", "spin_inertia", T::Number, "kg m^2", kPositive, 1e4, "1", "wheel's moment of inertia about its axle",
-       SET(t.wheel->wheel.spinInertia = btScalar(v.number))},
+      {"wheel", "spin_inertia", FieldScope::Wheel, "spinInertia", "1",
+       "wheel's moment of inertia about its axle"},
       // [params]: seed 001, by its own names
-      {"params", "engine_power", T::Number, "W", 0, 1e8, "100000", "peak power of the sine engine",
-       SET(t.script.settings.engine.power = btScalar(v.number))},
+      {"params", "engine_power", FieldScope::Vehicle, "engine.power", "100000",
+       "peak power of the sine engine"},
       {"params", "engine_power_back", T::Number, "W", 0, 1e8, "0", "no longer used (seed 001); accepted",
        SET(t.script.chassis.enginePowerBack = btScalar(v.number))},
       {"params", "gears", T::NumberList, "", -100, 100, "[-3.2, 0, 3.2, 2.1, 1.45, 1.1, 0.87]",
@@ -149,66 +183,66 @@ const std::vector<Key>& keys() {
            if (!(v.list[i] > 0)) throw Rejected("forward ratio " + std::to_string(i - 1) + " must be > 0");
          t.script.settings.gearbox.gears.assign(v.list.begin(), v.list.end());
        })},
-      {"params", "engine_maxRPM", T::Number, "rev/min", 1, 1e5, "5000", "no power at and above it",
-       SET(t.script.settings.engine.maxRpm = btScalar(v.number))},
-      {"params", "engine_minRPM", T::Number, "rev/min", 0, 1e5, "600", "below it, throttle closed, the clutch opens",
-       SET(t.script.settings.engine.minRpm = btScalar(v.number))},
-      {"params", "engine_idleRPM", T::Number, "rev/min", 0, 1e5, "800", "engine speed when idle",
-       SET(t.script.settings.engine.idleRpm = btScalar(v.number))},
-      {"params", "engine_startRPM", T::Number, "rev/min", 0, 1e5, "1200", "set when a gear is engaged from neutral",
-       SET(t.script.settings.engine.startRpm = btScalar(v.number))},
-      {"params", "engine_shiftupRPM", T::Number, "rev/min", 0, 1e5, "4200", "automatic upshift above it",
-       SET(t.script.settings.gearbox.shiftUpRpm = btScalar(v.number))},
-      {"params", "engine_shiftdownRPM", T::Number, "rev/min", 0, 1e5, "1800", "automatic downshift below it",
-       SET(t.script.settings.gearbox.shiftDownRpm = btScalar(v.number))},
-      {"params", "clutch_speed", T::Number, "1/s", kPositive, 1e4, "4", "clutch re-engages in 1 / clutch_speed s",
-       SET(t.script.settings.gearbox.clutchSpeed = btScalar(v.number))},
-      {"params", "gear_dir_switch_RPM", T::Number, "rev/min", 0, 1e5, "30", "wheel speed below which forward and reverse swap",
-       SET(t.script.settings.gearbox.gearDirectionSwitchRpm = btScalar(v.number))},
-      {"params", "axle_friction", T::Number, "N m", 0, 1e6, "0", "torque always against each wheel's spin",
-       SET(t.script.settings.brakes.axleFriction = btScalar(v.number))},
-      {"params", "brake_torque", T::Number, "N m", 0, 1e7, "2500", "footbrake torque per wheel at full input",
-       SET(t.script.settings.brakes.brakeTorque = btScalar(v.number))},
-      {"params", "slip_threshold", T::Number, "m/s", 0, 100, "0.05", "a contact sliding faster than this slips",
-       SET(t.script.settings.friction.slipThreshold = btScalar(v.number))},
-      {"params", "dyn_friction_ratio", T::Number, "", kPositive, 10, "1", "friction factor while slipping (Coulomb rows)",
-       SET(t.script.settings.friction.dynamicFrictionRatio = btScalar(v.number))},
-      {"params", "max_braking_friction", T::Number, "", kPositive, 100, "100", "friction cap on handbraked wheels",
-       SET(t.script.settings.friction.maxBrakingFriction = btScalar(v.number))},
-      {"params", "max_steer", T::Number, "deg", kPositive, 89.9, "30", "largest steer angle",
-       SET(t.script.settings.steering.maxSteer = btScalar(v.number))},
-      {"params", "max_steer_v0", T::Number, "deg", 0, 89.9, "0", "> 0: largest steer angle is v0 + kv x speed",
-       SET(t.script.settings.steering.maxSteerV0 = btScalar(v.number))},
-      {"params", "max_steer_kv", T::Number, "deg per m/s", -90, 90, "0", "speed term of the largest steer angle",
-       SET(t.script.settings.steering.maxSteerKv = btScalar(v.number))},
-      {"params", "steer_speed", T::Number, "deg/s", kPositive, 1e5, "120", "steering rate",
-       SET(t.script.settings.steering.steerSpeed = btScalar(v.number))},
-      {"params", "steer_speed_valScale", T::Number, "", -100, 100, "1", "steering rate factor at full lock",
-       SET(t.script.settings.steering.steerSpeedValScale = btScalar(v.number))},
-      {"params", "steer_speed_min", T::Number, "deg/s", 0, 1e5, "0", "lower bound of the steering rate",
-       SET(t.script.settings.steering.steerSpeedMin = btScalar(v.number))},
-      {"params", "steer_relaxation_v0", T::Number, "deg/s", 0, 1e5, "120", "return-to-centre rate at standstill",
-       SET(t.script.settings.steering.steerRelaxationV0 = btScalar(v.number))},
-      {"params", "steer_relaxation_kv", T::Number, "deg/s per m/s", -1e4, 1e4, "0", "speed term of the return rate",
-       SET(t.script.settings.steering.steerRelaxationKv = btScalar(v.number))},
+      {"params", "engine_maxRPM", FieldScope::Vehicle, "engine.maxRpm", "5000",
+       "no power at and above it"},
+      {"params", "engine_minRPM", FieldScope::Vehicle, "engine.minRpm", "600",
+       "below it, throttle closed, the clutch opens"},
+      {"params", "engine_idleRPM", FieldScope::Vehicle, "engine.idleRpm", "800",
+       "engine speed when idle"},
+      {"params", "engine_startRPM", FieldScope::Vehicle, "engine.startRpm", "1200",
+       "set when a gear is engaged from neutral"},
+      {"params", "engine_shiftupRPM", FieldScope::Vehicle, "gearbox.shiftUpRpm", "4200",
+       "automatic upshift above it"},
+      {"params", "engine_shiftdownRPM", FieldScope::Vehicle, "gearbox.shiftDownRpm", "1800",
+       "automatic downshift below it"},
+      {"params", "clutch_speed", FieldScope::Vehicle, "gearbox.clutchSpeed", "4",
+       "clutch re-engages in 1 / clutch_speed s"},
+      {"params", "gear_dir_switch_RPM", FieldScope::Vehicle, "gearbox.gearDirectionSwitchRpm", "30",
+       "wheel speed below which forward and reverse swap"},
+      {"params", "axle_friction", FieldScope::Vehicle, "brakes.axleFriction", "0",
+       "torque always against each wheel's spin"},
+      {"params", "brake_torque", FieldScope::Vehicle, "brakes.brakeTorque", "2500",
+       "footbrake torque per wheel at full input"},
+      {"params", "slip_threshold", FieldScope::Vehicle, "friction.slipThreshold", "0.05",
+       "a contact sliding faster than this slips"},
+      {"params", "dyn_friction_ratio", FieldScope::Vehicle, "friction.dynamicFrictionRatio", "1",
+       "friction factor while slipping (Coulomb rows)"},
+      {"params", "max_braking_friction", FieldScope::Vehicle, "friction.maxBrakingFriction", "100",
+       "friction cap on handbraked wheels"},
+      {"params", "max_steer", FieldScope::Vehicle, "steering.maxSteer", "30",
+       "largest steer angle"},
+      {"params", "max_steer_v0", FieldScope::Vehicle, "steering.maxSteerV0", "0",
+       "> 0: largest steer angle is v0 + kv x speed"},
+      {"params", "max_steer_kv", FieldScope::Vehicle, "steering.maxSteerKv", "0",
+       "speed term of the largest steer angle"},
+      {"params", "steer_speed", FieldScope::Vehicle, "steering.steerSpeed", "120",
+       "steering rate"},
+      {"params", "steer_speed_valScale", FieldScope::Vehicle, "steering.steerSpeedValScale", "1",
+       "steering rate factor at full lock"},
+      {"params", "steer_speed_min", FieldScope::Vehicle, "steering.steerSpeedMin", "0",
+       "lower bound of the steering rate"},
+      {"params", "steer_relaxation_v0", FieldScope::Vehicle, "steering.steerRelaxationV0", "120",
+       "return-to-centre rate at standstill"},
+      {"params", "steer_relaxation_kv", FieldScope::Vehicle, "steering.steerRelaxationKv", "0",
+       "speed term of the return rate"},
       {"params", "brake_vel_threshold", T::Number, "", -kInf, kInf, "0", "obsolete (seed 001); accepted",
        SET(t.script.chassis.brakeVelocityThreshold = btScalar(v.number))},
       {"params", "brake_axle_friction", T::Number, "", -kInf, kInf, "0", "obsolete (seed 001); accepted",
        SET(t.script.chassis.brakeAxleFriction = btScalar(v.number))},
-      {"params", "max_steering_pedal", T::Number, "", 0, 1, "1", "pedal cap at full lock above pedal_limit_speed",
-       SET(t.script.settings.steering.maxSteeringPedal = btScalar(v.number))},
-      {"params", "pedal_limit_speed", T::Number, "m/s", 0, 1e4, "10", "speed above which the pedal cap applies",
-       SET(t.script.settings.steering.pedalLimitSpeed = btScalar(v.number))},
-      {"params", "pedal_speed", T::Number, "1/s", 0, 1e4, "0", "pedal change rate; 0: immediate",
-       SET(t.script.settings.steering.pedalSpeed = btScalar(v.number))},
+      {"params", "max_steering_pedal", FieldScope::Vehicle, "steering.maxSteeringPedal", "1",
+       "pedal cap at full lock above pedal_limit_speed"},
+      {"params", "pedal_limit_speed", FieldScope::Vehicle, "steering.pedalLimitSpeed", "10",
+       "speed above which the pedal cap applies"},
+      {"params", "pedal_speed", FieldScope::Vehicle, "steering.pedalSpeed", "0",
+       "pedal change rate; 0: immediate"},
       {"params", "max_time_step_vehicle", T::Number, "s", 1e-4, 1, "0.02", "largest step the scene runner takes",
        SET(t.script.chassis.maxTimeStep = btScalar(v.number))},
       {"params", "sleep_speed_vehicle", T::Number, "m/s", 0, 100, "0.04", "chassis sleeps below this speed",
        SET(t.script.chassis.sleepSpeed = btScalar(v.number))},
       {"params", "damping_vehicle", T::Number, "1/s", 0, 100, "0", "linear velocity damping of the chassis",
        SET(t.script.chassis.damping = btScalar(v.number))},
-      {"params", "stabilizer", T::Number, "fraction of stiffness", 0, 10, "0", "anti-roll per axle",
-       SET(t.script.settings.stabilizer = btScalar(v.number))},
+      {"params", "stabilizer", FieldScope::Vehicle, "stabilizer", "0",
+       "anti-roll per axle"},
       {"params", "integration_type", T::Integer, "", 0, 1, "1", "0 explicit damper, 1 implicit damper",
        SET(t.script.chassis.integrationType = int(v.integer))},
       {"params", "cam_stiffness_positive", T::Vector3, "1/s^2", 0, 1e6, "[0, 0, 0]", "camera spring per axis (x, y, z) for positive offsets; 0: fixed",
@@ -239,57 +273,59 @@ const std::vector<Key>& keys() {
          t.script.settings.engine.torqueCurve.clear();
          for (const auto& p : v.points) t.script.settings.engine.torqueCurve.push_back({btScalar(p[0]), btScalar(p[1])});
        })},
-      {"engine", "throttle_exponent", T::Number, "", kPositive, 10, "1", "torque x throttle^exponent",
-       SET(t.script.settings.engine.throttleExponent = btScalar(v.number))},
-      {"engine", "engine_braking", T::Number, "fraction of peak torque", 0, 1, "0.08", "drag at max rpm with the throttle closed",
-       SET(t.script.settings.engine.engineBraking = btScalar(v.number))},
+      {"engine", "throttle_exponent", FieldScope::Vehicle, "engine.throttleExponent", "1",
+       "torque x throttle^exponent"},
+      {"engine", "engine_braking", FieldScope::Vehicle, "engine.engineBraking", "0.08",
+       "drag at max rpm with the throttle closed"},
       // [gearbox]
-      {"gearbox", "final_drive", T::Number, "", kPositive, 100, "3.7", "final drive ratio",
-       SET(t.script.settings.gearbox.finalDrive = btScalar(v.number))},
-      {"gearbox", "efficiency", T::Number, "", kPositive, 1, "0.92", "share of engine torque reaching the wheels",
-       SET(t.script.settings.gearbox.efficiency = btScalar(v.number))},
+      {"gearbox", "final_drive", FieldScope::Vehicle, "gearbox.finalDrive", "3.7",
+       "final drive ratio"},
+      {"gearbox", "efficiency", FieldScope::Vehicle, "gearbox.efficiency", "0.92",
+       "share of engine torque reaching the wheels"},
       {"gearbox", "automatic", T::Boolean, "", 0, 1, "true", "false: gears from the shift inputs",
        SET(t.script.settings.gearbox.automatic = v.boolean)},
-      {"gearbox", "shift_dwell", T::Number, "s", 0, 60, "1", "a shift back against the previous one waits this long",
-       SET(t.script.settings.gearbox.shiftDwell = btScalar(v.number))},
+      {"gearbox", "shift_dwell", FieldScope::Vehicle, "gearbox.shiftDwell", "1",
+       "a shift back against the previous one waits this long"},
       // [brakes]
-      {"brakes", "front_bias", T::Number, "", 0, 1, "0.6", "share of footbrake torque on the front wheels",
-       SET(t.script.settings.brakes.frontBias = btScalar(v.number))},
+      {"brakes", "front_bias", FieldScope::Vehicle, "brakes.frontBias", "0.6",
+       "share of footbrake torque on the front wheels"},
       // [assists]
       {"assists", "abs", T::Boolean, "", 0, 1, "false", "anti-lock brakes",
        SET(t.script.settings.assists.abs = v.boolean)},
-      {"assists", "abs_target_slip", T::Number, "slip ratio", kPositive, 1, "0.1", "slip ABS holds a braking wheel at",
-       SET(t.script.settings.assists.absTargetSlip = btScalar(v.number))},
+      {"assists", "abs_target_slip", FieldScope::Vehicle, "assists.absTargetSlip", "0.1",
+       "slip ABS holds a braking wheel at"},
       {"assists", "traction_control", T::Boolean, "", 0, 1, "false", "traction control",
        SET(t.script.settings.assists.tractionControl = v.boolean)},
-      {"assists", "traction_target_slip", T::Number, "slip ratio", kPositive, 1, "0.1", "slip traction control holds a driven wheel at",
-       SET(t.script.settings.assists.tractionTargetSlip = btScalar(v.number))},
+      {"assists", "traction_target_slip", FieldScope::Vehicle, "assists.tractionTargetSlip", "0.1",
+       "slip traction control holds a driven wheel at"},
       // [aero]
-      {"aero", "air_density", T::Number, "kg/m^3", 0, 100, "1.225", "rho",
-       SET(t.script.settings.aero.airDensity = btScalar(v.number))},
-      {"aero", "drag_area", T::Number, "m^2", 0, 100, "0.7", "Cd A: drag = 1/2 rho Cd A v^2",
-       SET(t.script.settings.aero.dragArea = btScalar(v.number))},
-      {"aero", "downforce_area", T::Number, "m^2", 0, 100, "0", "Cl A: downforce = 1/2 rho Cl A v^2",
-       SET(t.script.settings.aero.downforceArea = btScalar(v.number))},
-      {"aero", "downforce_front_share", T::Number, "", 0, 1, "0.5", "share of downforce on the front axle",
-       SET(t.script.settings.aero.downforceFrontShare = btScalar(v.number))},
-      {"aero", "rolling_resistance", T::Number, "", 0, 0.99, "0.012", "Crr: torque Crr N R against each wheel's spin",
-       SET(t.script.settings.aero.rollingResistance = btScalar(v.number))},
+      {"aero", "air_density", FieldScope::Vehicle, "aero.airDensity", "1.225",
+       "rho"},
+      {"aero", "drag_area", FieldScope::Vehicle, "aero.dragArea", "0.7",
+       "Cd A: drag = 1/2 rho Cd A v^2"},
+      {"aero", "downforce_area", FieldScope::Vehicle, "aero.downforceArea", "0",
+       "Cl A: downforce = 1/2 rho Cl A v^2"},
+      {"aero", "downforce_front_share", FieldScope::Vehicle, "aero.downforceFrontShare", "0.5",
+       "share of downforce on the front axle"},
+      {"aero", "rolling_resistance", FieldScope::Vehicle, "aero.rollingResistance", "0.012",
+       "Crr: torque Crr N R against each wheel's spin"},
       // [steering]
       {"steering", "ackermann", T::Boolean, "", 0, 1, "true", "inner wheel steers more",
        SET(t.script.settings.steering.ackermann = v.boolean)},
       // [solver]
-      {"solver", "iterations", T::Integer, "", 1, 100, "8", "contact solver sweeps per step",
-       SET(t.script.settings.solver.iterations = int(v.integer))},
-      {"solver", "stick_speed", T::Number, "m/s", 0, 100, "0.5", "below it, tires are static friction",
-       SET(t.script.settings.solver.stickSpeed = btScalar(v.number))},
-      {"solver", "tolerance", T::Number, "N", 0, 1e6, "1", "sweeps stop once none changes a row by more than this",
-       SET(t.script.settings.solver.tolerance = btScalar(v.number))},
+      {"solver", "iterations", FieldScope::Vehicle, "solver.iterations", "8",
+       "contact solver sweeps per step"},
+      {"solver", "stick_speed", FieldScope::Vehicle, "solver.stickSpeed", "0.5",
+       "below it, tires are static friction"},
+      {"solver", "bump_stop_recovery_speed", FieldScope::Vehicle, "solver.bumpStopMaxRecoverySpeed", "5",
+       "fastest a bump stop pushes a wheel's overlap with the ground out"},
+      {"solver", "tolerance", FieldScope::Vehicle, "solver.tolerance", "1",
+       "sweeps stop once none changes a row by more than this"},
       {"solver", "wheel_query_cache", T::Boolean, "", 0, 1, "true", "exact cached wheel rays on triangle-mesh ground",
        SET(t.script.settings.wheelQuery.cache = v.boolean)},
       // [[differential]]
-      {"differential", "axle", T::Integer, "", 0, 64, "0", "the driven axle",
-       SET(t.differential->axle = int(v.integer))},
+      {"differential", "axle", FieldScope::Differential, "axle", "0",
+       "the driven axle"},
       {"differential", "type", T::Text, "", 0, 0, "\"open\"", "\"open\", \"locked\" or \"limited_slip\"",
        SET({
          if (v.text == "open") t.differential->type = DifferentialType::Open;
@@ -297,12 +333,12 @@ const std::vector<Key>& keys() {
          else if (v.text == "limited_slip") t.differential->type = DifferentialType::LimitedSlip;
          else throw Rejected("must be \"open\", \"locked\" or \"limited_slip\"");
        })},
-      {"differential", "torque_share", T::Number, "", -1, 1, "-1", "share of the drive torque; -1: by driving-wheel count",
-       SET(t.differential->torqueShare = btScalar(v.number))},
-      {"differential", "preload", T::Number, "N m", 0, 1e6, "50", "limited slip: locking torque at no input",
-       SET(t.differential->preloadTorque = btScalar(v.number))},
-      {"differential", "locking_coefficient", T::Number, "", 0, 100, "0.5", "limited slip: locking torque per N m of input",
-       SET(t.differential->lockingCoefficient = btScalar(v.number))},
+      {"differential", "torque_share", FieldScope::Differential, "torqueShare", "-1",
+       "share of the drive torque; -1: by driving-wheel count"},
+      {"differential", "preload", FieldScope::Differential, "preloadTorque", "50",
+       "limited slip: locking torque at no input"},
+      {"differential", "locking_coefficient", FieldScope::Differential, "lockingCoefficient", "0.5",
+       "limited slip: locking torque per N m of input"},
       // [[tire]]
       {"tire", "axles", T::IntegerList, "", 0, 64, "[]", "axles whose wheels use this tire; empty: all",
        SET({
@@ -315,40 +351,40 @@ const std::vector<Key>& keys() {
          else if (v.text == "linear") t.tire->tire.model = TireModelKind::LinearSideFriction;
          else throw Rejected("must be \"curves\" or \"linear\"");
        })},
-      {"tire", "friction", T::Number, "", kPositive, 100, "1", "tire material friction",
-       SET(t.tire->tire.friction = btScalar(v.number))},
-      {"tire", "longitudinal_b", T::Number, "", kPositive, 1e3, "15", "Magic Formula B of mu_x(s)",
-       SET(t.tire->tire.longitudinalCurve.magicFormula.stiffnessB = btScalar(v.number))},
-      {"tire", "longitudinal_c", T::Number, "", kPositive, 1.999, "1.45", "Magic Formula C of mu_x(s)",
-       SET(t.tire->tire.longitudinalCurve.magicFormula.shapeC = btScalar(v.number))},
-      {"tire", "longitudinal_d", T::Number, "", kPositive, 10, "1", "Magic Formula D (peak) of mu_x(s)",
-       SET(t.tire->tire.longitudinalCurve.magicFormula.peakD = btScalar(v.number))},
-      {"tire", "longitudinal_e", T::Number, "", -100, 1, "0", "Magic Formula E of mu_x(s)",
-       SET(t.tire->tire.longitudinalCurve.magicFormula.curvatureE = btScalar(v.number))},
+      {"tire", "friction", FieldScope::Tire, "friction", "1",
+       "tire material friction"},
+      {"tire", "longitudinal_b", FieldScope::Tire, "longitudinalCurve.magicFormula.stiffnessB", "15",
+       "Magic Formula B of mu_x(s)"},
+      {"tire", "longitudinal_c", FieldScope::Tire, "longitudinalCurve.magicFormula.shapeC", "1.45",
+       "Magic Formula C of mu_x(s)"},
+      {"tire", "longitudinal_d", FieldScope::Tire, "longitudinalCurve.magicFormula.peakD", "1",
+       "Magic Formula D (peak) of mu_x(s)"},
+      {"tire", "longitudinal_e", FieldScope::Tire, "longitudinalCurve.magicFormula.curvatureE", "0",
+       "Magic Formula E of mu_x(s)"},
       {"tire", "longitudinal_points", T::PointList, "[slip ratio, mu]", 0, 100, "[]", "tabulated mu_x(s); replaces the formula",
        SET(setCurvePoints(t.tire->tire.longitudinalCurve, v.points, 1))},
-      {"tire", "lateral_b", T::Number, "per rad", kPositive, 1e3, "9", "Magic Formula B of mu_y(alpha)",
-       SET(t.tire->tire.lateralCurve.magicFormula.stiffnessB = btScalar(v.number))},
-      {"tire", "lateral_c", T::Number, "", kPositive, 1.999, "1.55", "Magic Formula C of mu_y(alpha)",
-       SET(t.tire->tire.lateralCurve.magicFormula.shapeC = btScalar(v.number))},
-      {"tire", "lateral_d", T::Number, "", kPositive, 10, "1", "Magic Formula D (peak) of mu_y(alpha)",
-       SET(t.tire->tire.lateralCurve.magicFormula.peakD = btScalar(v.number))},
-      {"tire", "lateral_e", T::Number, "", -100, 1, "0", "Magic Formula E of mu_y(alpha)",
-       SET(t.tire->tire.lateralCurve.magicFormula.curvatureE = btScalar(v.number))},
+      {"tire", "lateral_b", FieldScope::Tire, "lateralCurve.magicFormula.stiffnessB", "9",
+       "Magic Formula B of mu_y(alpha)"},
+      {"tire", "lateral_c", FieldScope::Tire, "lateralCurve.magicFormula.shapeC", "1.55",
+       "Magic Formula C of mu_y(alpha)"},
+      {"tire", "lateral_d", FieldScope::Tire, "lateralCurve.magicFormula.peakD", "1",
+       "Magic Formula D (peak) of mu_y(alpha)"},
+      {"tire", "lateral_e", FieldScope::Tire, "lateralCurve.magicFormula.curvatureE", "0",
+       "Magic Formula E of mu_y(alpha)"},
       {"tire", "lateral_points", T::PointList, "[deg, mu]", 0, 100, "[]", "tabulated mu_y(alpha), alpha in degrees; replaces the formula",
        SET(setCurvePoints(t.tire->tire.lateralCurve, v.points, SIMD_PI / 180))},
-      {"tire", "slip_ratio_epsilon", T::Number, "m/s", kPositive, 100, "0.5", "keeps s finite near standstill",
-       SET(t.tire->tire.slipRatioEpsilon = btScalar(v.number))},
-      {"tire", "slip_angle_epsilon", T::Number, "m/s", kPositive, 100, "0.5", "keeps alpha finite near standstill",
-       SET(t.tire->tire.slipAngleEpsilon = btScalar(v.number))},
-      {"tire", "load_sensitivity", T::Number, "", 0, 0.999, "0.1", "mu (1 - k (N / N_ref - 1))",
-       SET(t.tire->tire.loadSensitivity = btScalar(v.number))},
-      {"tire", "reference_load", T::Number, "N", 0, 1e7, "4000", "N_ref, the tire's nominal load; 0: each wheel's static load (neutral steer)",
-       SET(t.tire->tire.referenceLoad = btScalar(v.number))},
-      {"tire", "side_friction_coefficient", T::Number, "s/m", 0, 100, "0.75", "linear model: side force per side speed and load",
-       SET(t.tire->tire.sideFrictionCoefficient = btScalar(v.number))},
-      {"tire", "relaxation_length", T::Number, "m", 0, 10, "0.3", "standstill spring: slip stiffness / this; 0 (or under 1 mm): rigid static friction",
-       SET(t.tire->tire.relaxationLength = btScalar(v.number))},
+      {"tire", "slip_ratio_epsilon", FieldScope::Tire, "slipRatioEpsilon", "0.5",
+       "keeps s finite near standstill"},
+      {"tire", "slip_angle_epsilon", FieldScope::Tire, "slipAngleEpsilon", "0.5",
+       "keeps alpha finite near standstill"},
+      {"tire", "load_sensitivity", FieldScope::Tire, "loadSensitivity", "0.1",
+       "mu (1 - k (N / N_ref - 1))"},
+      {"tire", "reference_load", FieldScope::Tire, "referenceLoad", "4000",
+       "N_ref, the tire's nominal load; 0: each wheel's static load (neutral steer)"},
+      {"tire", "side_friction_coefficient", FieldScope::Tire, "sideFrictionCoefficient", "0.75",
+       "linear model: side force per side speed and load"},
+      {"tire", "relaxation_length", FieldScope::Tire, "relaxationLength", "0.3",
+       "standstill spring: slip stiffness / this; 0 (or under 1 mm): rigid static friction"},
   };
   return table;
 }
@@ -457,7 +493,7 @@ class Parser {
       const bool isRecordKey = isOneOf(key.section, kRecordSections);
       if (recordSection.empty() ? isRecordKey : key.section != recordSection) continue;
       const toml::table literal = toml::parse(std::string("value = ") + key.defaultValue);
-      key.apply(target, convert(key, *literal.get("value"), 0, key.name));
+      applyKey(key, target, convert(key, *literal.get("value"), 0, key.name));
     }
   }
 
@@ -495,7 +531,7 @@ class Parser {
       }
       const Value value = convert(*key, node, line, where);
       try {
-        key->apply(target, value);
+        applyKey(*key, target, value);
       } catch (const Rejected& rejected) {
         fail(line, where, rejected.what());
       }
@@ -518,7 +554,10 @@ class Parser {
                             " cannot be read exactly as a number (an integer beyond 2^53)");
     const double value = *exact;
     if (!std::isfinite(value)) fail(line, where, "is not a finite number");
-    if (value < key.minimum || value > key.maximum)
+    if (key.field) {
+      const std::string problem = fieldValueProblem(*key.field, value);
+      if (!problem.empty()) fail(line, where, problem);
+    } else if (value < key.minimum || value > key.maximum)
       fail(line, where, "= " + numberText(value) + " is out of range " + rangeText(key) +
                             (key.unit[0] ? " (" + std::string(key.unit) + ")" : ""));
     return value;
@@ -545,7 +584,10 @@ class Parser {
       case T::Integer:
         if (!node.is_integer()) fail(line, where, "expects an integer" + got(node));
         value.integer = *node.value<int64_t>();
-        if (double(value.integer) < key.minimum || double(value.integer) > key.maximum)
+        if (key.field) {
+          const std::string problem = fieldValueProblem(*key.field, double(value.integer));
+          if (!problem.empty()) fail(line, where, problem);
+        } else if (double(value.integer) < key.minimum || double(value.integer) > key.maximum)
           fail(line, where, "= " + std::to_string(value.integer) + " is out of range " + rangeText(key));
         break;
       case T::Boolean:
@@ -636,7 +678,7 @@ std::vector<ScriptKeyInfo> scriptKeyReference() {
   std::vector<ScriptKeyInfo> reference;
   for (const Key& key : keys())
     reference.push_back({key.section, key.name, key.type, key.unit, key.defaultValue, rangeText(key),
-                         key.meaning, key.minimum, key.maximum});
+                         key.meaning, key.minimum, key.maximum, key.field});
   return reference;
 }
 

@@ -3,8 +3,6 @@
 
 #include <LinearMath/btVector3.h>
 
-#include <string>
-#include <vector>
 
 namespace raycar {
 
@@ -23,6 +21,5 @@ btScalar downforce(const AeroSettings& aero, btScalar forwardSpeed);
 // Rolling resistance torque at a wheel (N m): Crr x N x R, applied against the wheel's spin.
 btScalar rollingResistanceTorque(const AeroSettings& aero, btScalar normalLoad, btScalar radius);
 
-std::vector<std::string> validateAero(const AeroSettings& aero);
 
 }  // namespace raycar

@@ -13,8 +13,6 @@
 
 #include <LinearMath/btScalar.h>
 
-#include <string>
-#include <vector>
 
 namespace raycar {
 
@@ -36,6 +34,5 @@ struct AssistSettings {
 btScalar footbrakeTorque(const BrakeSettings& brakes, btScalar input, bool front, int frontWheels,
                          int rearWheels);
 
-std::vector<std::string> validateBrakes(const BrakeSettings& brakes, const AssistSettings& assists);
 
 }  // namespace raycar

@@ -47,6 +47,8 @@ btScalar peakEngineTorque(const EngineSettings& engine);
 // Engine braking torque (N m, >= 0) at `rpm` with the throttle closed.
 btScalar engineBrakingTorque(const EngineSettings& engine, btScalar rpm);
 
+// The rules between the engine's fields (idle below max rpm, the torque curve's points); each
+// number's own range is in settingsFields() (SettingsFields.h).
 std::vector<std::string> validateEngine(const EngineSettings& engine);
 
 }  // namespace raycar

@@ -33,6 +33,8 @@ struct GearboxSettings {
                                          // fastest driving wheel)
 };
 
+// The gear list's rules and those between fields (shift down below shift up); each number's own
+// range is in settingsFields() (SettingsFields.h).
 std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScalar maxRpm);
 
 }  // namespace raycar

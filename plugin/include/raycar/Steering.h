@@ -15,8 +15,6 @@
 
 #include <LinearMath/btScalar.h>
 
-#include <string>
-#include <vector>
 
 namespace raycar {
 
@@ -35,7 +33,6 @@ struct SteeringSettings {
   bool ackermann = true;
 };
 
-std::vector<std::string> validateSteering(const SteeringSettings& steering);
 
 // Largest steer angle (rad) at `speed` (m/s), within (0, 89 deg].
 btScalar maxSteerAngle(const SteeringSettings& steering, btScalar speed);

@@ -142,7 +142,8 @@ class LinearSideFrictionTire final : public TireModel {
 // share one model.
 std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings);
 
-// Problems with the settings, each prefixed with `name`; empty when usable.
+// Problems with the settings, each prefixed with `name`; empty when usable: every number against
+// its row of settingsFields(), then the curves' own rules.
 std::vector<std::string> validateTire(const TireSettings& settings, const std::string& name);
 
 // Seed 004's slips, for telemetry and for the curves.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "raycar/ChaseCamera.h"
+#include "raycar/SettingsFields.h"
 #include "raycar/VehicleSettings.h"
 
 namespace raycar {
@@ -78,6 +79,7 @@ struct ScriptKeyInfo {
   std::string meaning;
   double minimum = 0;        // the range's ends (numbers, integers and list elements)
   double maximum = 0;
+  const SettingsField* field = nullptr;  // the settings number the key writes, if it writes one
 };
 std::vector<ScriptKeyInfo> scriptKeyReference();
 // The reference as a Markdown table (the README's script reference).

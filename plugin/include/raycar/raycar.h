@@ -10,6 +10,7 @@
 #include "raycar/ObjModel.h"
 #include "raycar/Powertrain.h"
 #include "raycar/RaycastVehicle.h"
+#include "raycar/SettingsFields.h"
 #include "raycar/SingleTrack.h"
 #include "raycar/StaticLoads.h"
 #include "raycar/Suspension.h"
