@@ -11,6 +11,7 @@
 #include "Tolerance.h"
 #include "raycar/Error.h"
 #include "raycar/MassProperties.h"
+#include "raycar/ObjModel.h"
 #include "raycar/VehicleLoader.h"
 
 using namespace raycar;
@@ -282,4 +283,39 @@ TEST_CASE("script errors name the line and the key") {
 TEST_CASE("the README's script reference is the key table") {
   const std::string readme = readTextFile(std::string(RAYCAR_SOURCE_DIR) + "/README.md", "README");
   CHECK(readme.find(scriptReferenceMarkdown()) != std::string::npos);
+}
+
+TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a point, a small mesh") {
+  // Blender's OBJ exporter writes a one-vertex mesh as `o name` and one `v` line, with no
+  // element, and a two-vertex mesh as an `l` edge; other writers use `p` points or marker meshes.
+  // Each is the same helper, at the centroid of its vertices.
+  struct Row {
+    const char* what;
+    const char* obj;
+    btVector3 expected;
+  };
+  const Row rows[] = {
+      {"one bare vertex (Blender)", "o helper\nv 1 2 3\n", btVector3(1, 2, 3)},
+      {"an edge (Blender)", "o helper\nv 1 2 3\nv 3 2 1\nl 2 3\n", btVector3(2, 2, 2)},
+      {"a point", "o helper\nv 1 2 3\np 2\n", btVector3(1, 2, 3)},
+      {"a small mesh", "o helper\nv 0 0 0\nv 3 0 0\nv 0 3 0\nf 2 3 4\n", btVector3(1, 1, 0)},
+      {"a g group of a point, another group after it", "g helper\nv 1 2 3\np 2\ng other\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 3 4 5\n",
+       btVector3(1, 2, 3)},
+  };
+  for (const Row& row : rows) {
+    INFO(row.what);
+    // A triangle object first, as in any model: the helper's vertices are not the first ones.
+    const std::string text = std::string("o body\nv 9 9 9\n") + row.obj;
+    const ObjModel model = parseObjModel(text, "helper.obj");
+    const ObjObject* helper = model.find("helper");
+    REQUIRE(helper != nullptr);
+    CHECK(helper->centroid().distance(row.expected) < 1e-6);
+  }
+  // A name with no vertex under it is no helper; the loader's error says so.
+  const ObjModel empty = parseObjModel("o body\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no helper\n", "empty.obj");
+  CHECK(empty.find("helper") == nullptr);
+  REQUIRE(empty.droppedObjects.size() == 1);
+  CHECK(empty.droppedObjects[0].first == "helper");
+  // The jeep-like fixture whose wheel3_lower is a `g` group holding one point loads.
+  CHECK_NOTHROW(loadVehicle(kTestData + "/helpers/g_points_only.vehicle.toml"));
 }

@@ -110,7 +110,9 @@ void SceneRunner::spawnVehicles() {
       if (down.hasHit()) position.setZ(down.m_hitPointWorld.z() + position.z());
       const btQuaternion heading(btVector3(0, 0, 1), btScalar(entry.headingDegrees * kDegree));
       Run run;
-      run.car = std::make_unique<SpawnedVehicle>(*world_, vehicle, btTransform(heading, position));
+      // The scene's world is Z up and heading 0 faces +Y; the model stands on its script's axes.
+      const btTransform upright = placeModel(vehicle, btVector3(0, 0, 1), btVector3(0, 1, 0), btVector3(0, 0, 0));
+      run.car = std::make_unique<SpawnedVehicle>(*world_, vehicle, btTransform(heading, position) * upright);
       run.car->chassis().setActivationState(DISABLE_DEACTIVATION);
       run.driver = makeDriver(entry);
       measureAxles(run);

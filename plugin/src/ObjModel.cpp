@@ -19,10 +19,17 @@ std::string trim(const std::string& text) {
   return text.substr(first, last - first + 1);
 }
 
-// What tinyobjloader does not keep: the line of every `v` and of every `o`/`g` statement.
+// What tinyobjloader does not keep: the line of every `v` and of every `o`/`g` statement, and
+// which vertices were declared under which statement.
 struct LineIndex {
-  std::vector<int> vertexLines;                   // line of vertex i (1-based)
-  std::vector<std::pair<std::string, int>> objects;  // names in order, with their lines
+  struct Declared {
+    std::string name;
+    int line = 0;
+    size_t firstVertex = 0;  // the `v` lines between this statement and the next
+    size_t endVertex = 0;
+  };
+  std::vector<int> vertexLines;  // line of vertex i (1-based)
+  std::vector<Declared> objects;  // in order
 };
 
 // tinyobjloader reads what is not a number (or "nan") as 0; the coordinates are checked here.
@@ -49,9 +56,11 @@ LineIndex indexLines(const std::string& text, const std::string& path) {
     if (content.size() > 2 && content[0] == 'v' && (content[1] == ' ' || content[1] == '\t')) {
       checkVertexLine(content, number, index.vertexLines.size(), path);
       index.vertexLines.push_back(number);
+      if (!index.objects.empty()) index.objects.back().endVertex = index.vertexLines.size();
     } else if (content.size() > 2 && (content[0] == 'o' || content[0] == 'g') &&
                (content[1] == ' ' || content[1] == '\t')) {
-      index.objects.emplace_back(trim(content.substr(2)), number);
+      const size_t next = index.vertexLines.size();
+      index.objects.push_back({trim(content.substr(2)), number, next, next});
     }
   }
   return index;
@@ -93,7 +102,9 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
   }
 
   std::map<std::string, int> seen;  // name -> line
-  for (const auto& [name, line] : lines.objects) {
+  for (const LineIndex::Declared& declared : lines.objects) {
+    const std::string& name = declared.name;
+    const int line = declared.line;
     if (name.empty()) continue;
     const auto previous = seen.find(name);
     if (previous != seen.end())
@@ -132,12 +143,28 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
       if (pointSeen.emplace(point.vertex_index, true).second)
         object.points.push_back(vertexOf(point.vertex_index));
     }
+    // `l` polylines (Blender writes an edge helper so) add their vertices; the object's position
+    // is still the centroid of what it holds.
+    for (const tinyobj::index_t& lineVertex : shape.lines.indices) vertexOf(lineVertex.vertex_index);
     if (!object.empty()) model.objects.push_back(std::move(object));
   }
-  for (const auto& [name, line] : lines.objects)
-    if (!name.empty() && model.find(name) == nullptr) model.droppedObjects.emplace_back(name, line);
+  // An `o` object of bare `v` lines (Blender's export of a one-vertex mesh) makes no shape in the
+  // reader; it holds the vertices declared under it.
+  for (const LineIndex::Declared& declared : lines.objects) {
+    if (declared.name.empty() || model.find(declared.name) != nullptr) continue;
+    if (declared.endVertex == declared.firstVertex) {
+      model.droppedObjects.emplace_back(declared.name, declared.line);
+      continue;
+    }
+    ObjObject object;
+    object.name = declared.name;
+    object.line = declared.line;
+    for (size_t v = declared.firstVertex; v < declared.endVertex; ++v)
+      object.vertices.emplace_back(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
+    model.objects.push_back(std::move(object));
+  }
   if (model.objects.empty())
-    throw Error({path, 0, ""}, "the OBJ file has no objects with faces or points");
+    throw Error({path, 0, ""}, "the OBJ file has no objects with vertices");
   return model;
 }
 

@@ -27,6 +27,7 @@ class Builder {
     vehicle_.scriptPath = script_.path;
     vehicle_.modelPath = model_.path;
     vehicle_.settings = script_.settings;
+    vehicle_.modelAxes = script_.modelAxes;
     vehicle_.chassis = script_.chassis;
     vehicle_.camera = script_.camera;
     vehicle_.settings.solver.implicitDamper = script_.chassis.integrationType == 1;
@@ -75,11 +76,36 @@ class Builder {
     for (const auto& [dropped, line] : model_.droppedObjects) {
       if (dropped == name || dropped == alternative)
         modelError(dropped, line,
-                   "helper of " + owner + " has no geometry: a `g` group holding only points (or bare `v` "
-                   "lines) is dropped by the OBJ reader; declare it as an `o` object with one `p` point");
+                   "helper of " + owner + " has no vertex: write its `v` line(s) after its `o` "
+                   "statement (a `g` group's vertices written before the `g` line belong to the "
+                   "object before it)");
     }
-    modelError(name, 0, "helper of " + owner + " is missing: add an `o` object named '" + name +
-                            "' with one `p` point at its position");
+    modelError(name, 0, "helper of " + owner + " is missing: add an object named '" + name +
+                            "' (one vertex, an edge or a small mesh) at its position" +
+                            legacyNameHint(name));
+  }
+
+  // Blender's legacy OBJ exporter names an object "<object>_<mesh>" when the two differ
+  // (hull1_Cube). Where the wanted name appears so, the error says what was found and the fix.
+  std::string legacyNameHint(const std::string& wanted) const {
+    std::vector<std::string> found;
+    for (const ObjObject& object : model_.objects)
+      if (object.name.rfind(wanted + "_", 0) == 0) found.push_back(object.name);
+    if (found.empty()) return "";
+    std::string text = "; found '" + found.front() + "'";
+    if (found.size() > 1) text += " and " + std::to_string(found.size() - 1) + " more like it";
+    return text + ": Blender's legacy OBJ exporter appends the mesh's name to the object's. Name "
+                  "each mesh like its object, or export with Blender's File > Export > Wavefront "
+                  "(.obj) (or tools/blender/export_raycar.py), which write object names alone";
+  }
+
+  // The model's object names, for an error that says what was found instead.
+  std::string objectNames() const {
+    std::string text;
+    const size_t shown = std::min<size_t>(model_.objects.size(), 12);
+    for (size_t i = 0; i < shown; ++i) text += (i ? ", " : "") + model_.objects[i].name;
+    if (model_.objects.size() > shown) text += ", ... (" + std::to_string(model_.objects.size()) + " in all)";
+    return text;
   }
 
   std::vector<btVector3> shifted(const ObjObject& object, btScalar zoffset) const {
@@ -94,14 +120,17 @@ class Builder {
       if (!mesh) break;
       hulls_.push_back(HullPart{mesh, model_.find("hullproxy" + std::to_string(n)), {}, {}, {}});
     }
-    if (hulls_.empty()) modelError("hull1", 0, "the model has no hull parts: name them hull1, hull2, ...");
+    if (hulls_.empty())
+      modelError("hull1", 0, "the model has no hull parts: name them hull1, hull2, ... (its objects: " +
+                                 objectNames() + ")" + legacyNameHint("hull1"));
     for (int n = 1;; ++n) {
       const ObjObject* wheel = findEither("wheel" + std::to_string(n), "wheel_" + std::to_string(n));
       if (!wheel) break;
       wheelObjects_.push_back(wheel);
     }
     if (wheelObjects_.empty())
-      modelError("wheel1", 0, "the model has no wheels: name them wheel1, wheel2, ... (or wheel_1, ...)");
+      modelError("wheel1", 0, "the model has no wheels: name them wheel1, wheel2, ... (or wheel_1, ...) (its objects: " +
+                                  objectNames() + ")" + legacyNameHint("wheel1"));
     auto countError = [&](const char* part, size_t modelCount, size_t records, const char* record) {
       const std::string first = std::string(part) + "1", last = std::string(part) + std::to_string(modelCount);
       scriptError(record, 0,
@@ -369,6 +398,21 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehic
     throw Error({loaded_.scriptPath, 0, ""}, error.what());
   }
   world_.addAction(vehicle_.get());
+}
+
+btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
+                       const btVector3& worldForward, const btVector3& position) {
+  // Columns (forward, up, right) in each space; right-handed in both, so the rotation is the
+  // world's columns times the model's transposed. With axis-aligned axes every product is exact.
+  const ChassisAxes& model = vehicle.modelAxes;
+  const btVector3 modelRight = model.forward.cross(model.up), worldRight = worldForward.cross(worldUp);
+  const btMatrix3x3 modelColumns(model.forward.x(), model.up.x(), modelRight.x(),
+                                 model.forward.y(), model.up.y(), modelRight.y(),
+                                 model.forward.z(), model.up.z(), modelRight.z());
+  const btMatrix3x3 worldColumns(worldForward.x(), worldUp.x(), worldRight.x(),
+                                 worldForward.y(), worldUp.y(), worldRight.y(),
+                                 worldForward.z(), worldUp.z(), worldRight.z());
+  return btTransform(worldColumns * modelColumns.transpose(), position);
 }
 
 SpawnedVehicle::~SpawnedVehicle() {

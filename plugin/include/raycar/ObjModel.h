@@ -3,10 +3,9 @@
 //
 // Parsed with tinyobjloader. Every `o` or `g` object keeps its name (trailing spaces trimmed), its
 // triangles and its points, with vertices welded per object. Helpers such as `wheel1_upper` are
-// objects with one `p` point or a small marker mesh; their position is the centroid of their
-// vertices. Known pitfall of the parser: a `g` group that holds only points is dropped when another
-// group follows, and an object with only `v` lines makes no shape at all, so helpers must be `o`
-// objects with a `p` point (or faces); the error for a missing helper says so.
+// objects of any kind - one bare vertex (what Blender writes for a one-vertex mesh), a `p` point,
+// an `l` edge, a small marker mesh; their position is the centroid of their vertices. An object
+// with no element at all holds the `v` lines written between its `o` statement and the next.
 
 #include <LinearMath/btVector3.h>
 
@@ -30,8 +29,8 @@ struct ObjObject {
 struct ObjModel {
   std::string path;
   std::vector<ObjObject> objects;
-  // Names declared with `o` / `g` that produced no geometry (a `g` holding only points, or an
-  // object of bare `v` lines), with their lines: a missing helper's error can say why.
+  // Names declared with `o` / `g` that hold no vertex (no element, and no `v` line before the next
+  // statement), with their lines: a missing helper's error can say why.
   std::vector<std::pair<std::string, int>> droppedObjects;
   const ObjObject* find(const std::string& name) const;  // exact name, nullptr if absent
 };

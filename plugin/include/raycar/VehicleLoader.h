@@ -64,6 +64,7 @@ struct LoadedVehicle {
   btScalar mass = 0;             // kg
   btVector3 principalInertia{0, 0, 0};  // kg m^2 about the chassis frame's axes
   btTransform modelFromChassis = btTransform::getIdentity();  // chassis frame in model space
+  ChassisAxes modelAxes;         // the script's [model] up and forward, in model space
   std::vector<MeshPart> collisionHulls;  // point clouds, chassis frame
   std::vector<MeshPart> visualParts;     // visible hull parts, chassis frame
   std::vector<MeshPart> wheelMeshes;     // per wheel, relative to its centre, chassis axes
@@ -76,6 +77,13 @@ struct LoadedVehicle {
 LoadedVehicle loadVehicle(const std::string& scriptPath);
 // The same from parsed inputs (tests, fuzzers).
 LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model);
+
+// Where to put a loaded model so that it stands on `worldUp` facing `worldForward` (unit,
+// perpendicular) at `position`: the rotation that takes the script's [model] up and forward axes
+// onto them. A Blender export (Y up, -Z forward), a CryEngine model (Z up, +Y forward) and any
+// other pair of axes land the same way; pass the result to SpawnedVehicle.
+btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
+                       const btVector3& worldForward, const btVector3& position);
 
 // A vehicle living in a world. Destroying it removes it and leaves the world as it was.
 class SpawnedVehicle {
