@@ -2,7 +2,10 @@
 
 #include <toml++/toml.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <fstream>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -214,6 +217,37 @@ Scene parseScene(const std::string& text, const std::string& path) {
 
 Scene loadScene(const std::string& path) {
   return parseScene(readTextFile(path, "scene file"), path);
+}
+
+}  // namespace raycar::sim
+
+namespace raycar::sim {
+
+std::vector<std::string> bundledSceneFolders() {
+  std::vector<std::string> folders;
+  char executable[4096];
+  const ssize_t length = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
+  if (length > 0) {
+    std::string directory(executable, size_t(length));
+    directory = directory.substr(0, directory.find_last_of('/'));
+    folders.push_back(directory + "/../share/raycar/scenes");
+  }
+  folders.push_back(std::string(RAYCAR_SOURCE_DATA_DIR) + "/scenes");
+  return folders;
+}
+
+std::string findScene(const std::string& argument) {
+  auto exists = [](const std::string& path) { return std::ifstream(path).good(); };
+  if (exists(argument)) return argument;
+  if (argument.find('/') == std::string::npos) {
+    const bool hasSuffix = argument.size() > 5 && argument.compare(argument.size() - 5, 5, ".toml") == 0;
+    const std::string file = hasSuffix ? argument : argument + ".toml";
+    for (const std::string& folder : bundledSceneFolders())
+      if (exists(folder + "/" + file)) return folder + "/" + file;
+  }
+  std::string searched;
+  for (const std::string& folder : bundledSceneFolders()) searched += "\n  " + folder;
+  throw Error({argument, 0, ""}, "no such scene file, nor a bundled scene of that name in:" + searched);
 }
 
 }  // namespace raycar::sim

@@ -78,4 +78,12 @@ struct Scene {
 Scene loadScene(const std::string& path);
 Scene parseScene(const std::string& text, const std::string& path);
 
+// A scene named on the command line: the path as given when the file exists; else a bundled
+// scene's name ("drift" or "drift.toml") in the folders bundledSceneFolders() lists. Throws
+// raycar::Error naming what was searched when it is found nowhere.
+std::string findScene(const std::string& argument);
+// Where bundled scenes are looked for, in order: the installed data beside the running program
+// (<prefix>/bin/.. /share/raycar/scenes), then the source tree's data/scenes this was built from.
+std::vector<std::string> bundledSceneFolders();
+
 }  // namespace raycar::sim

@@ -14,6 +14,8 @@
 namespace {
 const char* const kUsage =
     "usage: raycar-sim SCENE.toml [--out DIR]\n"
+    "  SCENE.toml: a scene file, or a bundled scene's name (parking, drift, offroad, haul, crowd,\n"
+    "  constant_radius), found in the installed data (PREFIX/share/raycar/scenes) or the source tree.\n"
     "  runs the scene headless at its fixed step; writes DIR/telemetry.csv, summary.json (SI units:\n"
     "  m, m/s, s; lateral acceleration in g) and report.html. DIR defaults to out/NAME.\n";
 }  // namespace
@@ -38,7 +40,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const raycar::sim::Scene scene = raycar::sim::loadScene(scenePath);
+    const raycar::sim::Scene scene = raycar::sim::loadScene(raycar::sim::findScene(scenePath));
     if (out.empty()) out = "out/" + (scene.name.empty() ? std::string("scene") : scene.name);
     raycar::sim::SceneRunner runner(scene);
     const bool terminal = isatty(fileno(stderr));

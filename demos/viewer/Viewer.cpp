@@ -50,7 +50,7 @@ Window::~Window() {
 
 Viewer::Viewer(const ViewerOptions& options)
     : options_(options),
-      runner_(sim::loadScene(options.scenePath)),
+      runner_(sim::loadScene(sim::findScene(options.scenePath))),
       window_(("raycar-viewer: " + options.scenePath).c_str(), options.screenshotPath.empty()),
       imgui_(window_.handle()),
       tuning_(requireVehicle(runner_).vehicle(0).loaded()),

@@ -7,7 +7,7 @@
 // an action: stepSimulation clears forces only after its last substep, so a force applied in
 // substep k acts again in substep k+1 and the last substep's force is dropped.
 //
-// The per-step pipeline (updateAction) follows DESIGN.md:
+// The per-step pipeline (updateAction):
 //   1. input shaping: pedal speed and cap, steering rate, relaxation, Ackermann angles
 //   2. cast one ray per wheel           3. suspension lengths and loads
 //   4. contact velocities and friction  5. powertrain, differentials and brakes -> wheel torques

@@ -48,7 +48,7 @@ struct ContactSolverSettings {
                                // before the step, as seed 000 does (unstable for stiff dampers)
 };
 
-// The wheels' ground queries (DESIGN.md step 2). With `cache` on, each wheel keeps the few
+// The wheels' ground queries (stage 2 of the step, RaycastVehicle.h). With `cache` on, each wheel keeps the few
 // triangles of static and moving btBvhTriangleMeshShape ground around its ray and answers its ray
 // from them, bitwise what btCollisionWorld::rayTest would answer (MeshRayCache.h says why); other
 // objects near the car are found through the broadphase every step and tested exactly.
