@@ -13,6 +13,7 @@
 #include "raycar/MassProperties.h"
 #include "raycar/ObjModel.h"
 #include "raycar/VehicleLoader.h"
+#include "raycar/VehicleScript.h"
 
 using namespace raycar;
 using namespace raycar::test;
@@ -318,4 +319,28 @@ TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a poi
   CHECK(empty.droppedObjects[0].first == "helper");
   // The jeep-like fixture whose wheel3_lower is a `g` group holding one point loads.
   CHECK_NOTHROW(loadVehicle(kTestData + "/helpers/g_points_only.vehicle.toml"));
+}
+
+TEST_CASE("a script's key errors are reported together, each with its line") {
+  // Three mistakes in one file: the error is placed at the first and lists the other two with
+  // their own lines, so a designer fixes them in one pass.
+  const std::string text =
+      "[model]\nobj = \"car.obj\"\n"
+      "[params]\n"
+      "engine_maxRPM = -5\n"         // line 4: out of range
+      "engine_powr = 1000\n"         // line 5: unknown (did you mean engine_power?)
+      "[gearbox]\n"
+      "final_drive = \"high\"\n";    // line 7: wrong type
+  try {
+    parseVehicleScript(text, "three.vehicle.toml");
+    FAIL("expected an error");
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    INFO(message);
+    CHECK(error.location().line == 4);
+    CHECK(message.find("and 2 more") != std::string::npos);
+    CHECK(message.find("three.vehicle.toml:5: params.engine_powr: unknown key in [params] (did you mean 'engine_power'?)") !=
+          std::string::npos);
+    CHECK(message.find("three.vehicle.toml:7: gearbox.final_drive: expects a number, got a string") != std::string::npos);
+  }
 }

@@ -68,6 +68,9 @@ TEST_CASE("construction throws a SettingsError that lists all problems at once")
     FAIL("expected SettingsError");
   } catch (const SettingsError& error) {
     CHECK(mentions(error.problems(), "wheel 1: radius"));
+    // what(), all a game that catches std::exception sees, lists them too.
+    CHECK(std::string(error.what()).find("wheel 1: radius = -1 is out of range") != std::string::npos);
+    CHECK(std::string(error.what()).find("wheel 4: suspensionMaxLength = 0") != std::string::npos);
     CHECK(mentions(error.problems(), "wheel 4: suspensionMaxLength = 0 is out of range (0, 10] (m)"));
   }
 }

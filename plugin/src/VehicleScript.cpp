@@ -476,6 +476,18 @@ class Parser {
         fail(line, std::string(key.str()), "unknown section" + suggestion(section, sections));
       }
     }
+    // toml++ keeps a table's keys sorted by name: put the problems back in file order.
+    std::stable_sort(problems_.begin(), problems_.end(), [](const Error& a, const Error& b) {
+      return a.location().line < b.location().line;
+    });
+    if (problems_.size() == 1) throw problems_.front();
+    if (problems_.size() > 1) {
+      // One error, placed at the first problem; its message lists the others with their places.
+      std::string message = problems_.front().message() + "\n  and " + std::to_string(problems_.size() - 1) +
+                            " more:";
+      for (size_t i = 1; i < problems_.size(); ++i) message += "\n  " + std::string(problems_[i].what());
+      throw Error(problems_.front().location(), message);
+    }
   }
 
  private:
@@ -527,13 +539,21 @@ class Parser {
         std::vector<std::string> known;
         for (const Key& candidate : keys())
           if (candidate.section == section) known.push_back(candidate.name);
-        fail(line, where, "unknown key in [" + section + "]" + suggestion(keyName, known));
+        problems_.emplace_back(ErrorLocation{script_.path, line, where},
+                               "unknown key in [" + section + "]" + suggestion(keyName, known));
+        continue;
       }
-      const Value value = convert(*key, node, line, where);
+      // A bad value is remembered and reading goes on: the file's every key error is reported
+      // at once (Parser::read throws them together).
       try {
-        applyKey(*key, target, value);
-      } catch (const Rejected& rejected) {
-        fail(line, where, rejected.what());
+        const Value value = convert(*key, node, line, where);
+        try {
+          applyKey(*key, target, value);
+        } catch (const Rejected& rejected) {
+          fail(line, where, rejected.what());
+        }
+      } catch (const Error& error) {
+        problems_.push_back(error);
       }
     }
   }
@@ -634,6 +654,7 @@ class Parser {
   }
 
   VehicleScript& script_;
+  std::vector<Error> problems_;  // key errors found so far
 };
 
 std::string directoryOf(const std::string& path) {
