@@ -138,16 +138,19 @@ TEST_CASE("the bump stop holds a hard landing at full compression without launch
   const btScalar dropHeight = touchdownHeight(spec) + 1.5f;
   TestCar car = addCar(ground.world, spec, at(dropHeight));
   double lowest = 1e9, shortest = 1e9, highestAfterLanding = 0;
+  // Bottomed out: within 1 um of full compression (single precision reaches exactly 0, double
+  // stops 5e-9 m short, the solve's rounding at a 1.5 m drop).
+  const double kBottomedOut = 1e-6;
   bool landed = false;
   for (int i = 0; i < int(4 / kStep); ++i) {
     ground.world.step(kStep);
     const double height = car.chassis->getCenterOfMassPosition().y();
     lowest = std::min(lowest, height);
     shortest = std::min<double>(shortest, car.vehicle->wheelState(0).suspensionLength);
-    landed = landed || car.vehicle->wheelState(0).suspensionLength == 0;
+    landed = landed || car.vehicle->wheelState(0).suspensionLength < kBottomedOut;
     if (landed) highestAfterLanding = std::max(highestAfterLanding, height);
   }
-  CHECK(shortest == 0);  // bottomed out
+  CHECK(shortest < kBottomedOut);
   // At full compression the chassis stands len_initial lower than at rest. The stop is
   // speculative, so it does not overlap by a step's travel (4.5 cm at this landing speed);
   // 5 mm allows for the chassis' pitch and the ray's cosine.

@@ -18,7 +18,7 @@ endfunction()
 # Bullet: CMake's own FindBullet (module mode). Debian's BulletConfig.cmake gives a relative include
 # path and names a library the package does not ship, so config mode must not be used.
 include(${CMAKE_CURRENT_LIST_DIR}/RaycarBullet.cmake)
-raycar_require_package(BULLET_FOUND libbullet-dev)
+raycar_require_package(BULLET_FOUND "libbullet-dev pkg-config")
 
 find_package(tinyobjloader CONFIG QUIET)  # no version: the package's version string is "2rc10"
 raycar_require_package(tinyobjloader_FOUND libtinyobjloader-dev)

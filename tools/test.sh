@@ -3,7 +3,9 @@
 # times: optimised (build/, with the viewer and its Xvfb screenshot tests), under
 # AddressSanitizer + UndefinedBehaviorSanitizer + libstdc++ assertions (build-sanitize/), and
 # under ThreadSanitizer (build-tsan/: every test but the one that replaces malloc, whose
-# replacement ThreadSanitizer would report against its own allocator).
+# replacement ThreadSanitizer would report against its own allocator); then once more against
+# Debian's double-precision Bullet (build-double/: RAYCAR_DOUBLE_PRECISION, every test but the
+# fuzzers, whose parsers do not depend on the precision).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -21,3 +23,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_SANITIZE_THREAD=ON -DRAYCAR_BUILD_DEMOS=ON
 cmake --build build-tsan -j "$jobs"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan --output-on-failure -j "$jobs"
+
+cmake -S . -B build-double -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_DOUBLE_PRECISION=ON
+cmake --build build-double -j "$jobs"
+ctest --test-dir build-double --output-on-failure -j "$jobs"

@@ -80,8 +80,9 @@ void SceneRunner::buildGround() {
           low = std::min(low, h);
           high = std::max(high, h);
         }
-      auto shape = std::make_unique<btHeightfieldTerrainShape>(samples, samples, heights_.data(), 1.0f, low, high,
-                                                               2, PHY_FLOAT, false);
+      // The typed constructor: the legacy one reads PHY_FLOAT as btScalar, i.e. as doubles in a
+      // double-precision Bullet, past the end of these floats.
+      auto shape = std::make_unique<btHeightfieldTerrainShape>(samples, samples, heights_.data(), low, high, 2, false);
       shape->setLocalScaling(btVector3(btScalar(scene_.heightfieldCell), btScalar(scene_.heightfieldCell), 1));
       groundShape_ = std::move(shape);
       // Bullet centres a height field on its AABB: shift it back so heights are world heights.

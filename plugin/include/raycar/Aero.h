@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Resistive forces (seed 004, step 9): aerodynamic drag, downforce, and rolling resistance.
 
 #include <LinearMath/btVector3.h>

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Brakes and driver assists (seeds 001 and 004).
 //
 // The footbrake applies brake_torque per wheel at full input when the bias is even; frontBias

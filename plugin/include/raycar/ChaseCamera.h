@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // The chase camera of seed 001: attached to the vehicle at the `eye_pos` helper with a 3-D spring.
 //
 // The camera's offset from its pivot (eye_pos on the moving chassis) is expressed in the vehicle's
@@ -19,7 +20,7 @@ struct ChaseCameraSettings {
   btVector3 limitsPositive{1, 1, 1};     // cam_limits_positive (m): largest offset per axis
   btVector3 limitsNegative{1, 1, 1};     // cam_limits_negative (m), as positive numbers
   btScalar damping = 0;                  // cam_damping (1/s)
-  btScalar maxTimeStep = 0.02f;          // cam_max_timestep (s)
+  btScalar maxTimeStep = 0.02;           // cam_max_timestep (s)
   btScalar snapDistance = 0;             // cam_snap_dist (m)
   btScalar snapVelocity = 0;             // cam_snap_vel (m/s)
 };

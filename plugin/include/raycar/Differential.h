@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Differentials: how the drive torque reaches the driving wheels (seed 004).
 //
 // The drive torque is split between the driven axles by their torque shares (a front/rear split

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // What a driver does in one step (RaycastVehicle::setInput).
 
 #include <LinearMath/btScalar.h>

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // The engine: torque at the crankshaft as a function of engine speed and throttle.
 //
 // Two models:

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Normalised tire friction curves: mu(x) / mu_surface as a function of slip (seed 004, step 4).
 // x is the slip ratio s for the longitudinal curve and the slip angle alpha (rad) for the lateral
 // one. A curve peaks near 1; the contact's surface friction scales it. Curves are odd: mu(-x) =

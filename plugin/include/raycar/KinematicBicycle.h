@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // The kinematic bicycle of seed 002, with its exact equations and clamps: the low-speed reference
 // a full vehicle model is compared against (the parking scene drives one as a ghost).
 //

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Mass properties of solid parts from their closed triangle meshes (seed 001: parts with mass
 // must be closed surfaces without degenerate triangles).
 //

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // A Wavefront OBJ file as named objects (seed 001's parts, with OBJ standing in for CGF).
 //
 // Parsed with tinyobjloader. Every `o` or `g` object keeps its name (trailing spaces trimmed), its

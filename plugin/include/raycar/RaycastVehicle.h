@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // RaycastVehicle: a car as a Bullet action. Add it to a btDiscreteDynamicsWorld with
 // addAction(); Bullet calls updateAction() after every substep's integration.
 //

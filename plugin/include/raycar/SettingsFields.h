@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Every number a vehicle's settings hold, in one table: the member it is, its unit and the range
 // in which the model is valid. validateVehicleSettings checks each number against its row, and the
 // vehicle script's keys take their units and ranges from the same rows, so a value the C++ API

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // The linear single-track (bicycle) model of a vehicle, derived from its settings: what its tires'
 // laws give at the axles' static loads. For tuning (is this car meant to understeer?), for the
 // ISO 4138 report of raycar-sim, and as the analytic reference of the handling tests.

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Static wheel loads: how a vehicle's weight splits between its wheels at rest on flat ground.
 //
 // With more than three wheels the split is statically indeterminate: force balance and moment

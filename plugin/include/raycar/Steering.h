@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Steering (seed 001's parameters, seed 004's Ackermann geometry) and the pedal shaping that
 // depends on it.
 //

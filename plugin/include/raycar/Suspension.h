@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Suspension forces along the suspension axis (seeds 000, 001, 003, 004).
 //
 // Force on the chassis = k x + c dx/dt + anti-roll, where x is the compression (len_max minus the

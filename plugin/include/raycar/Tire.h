@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Tire models: how much force a tire transmits for a given slip (seeds 000 and 004).
 //
 // The contact solver (ContactSolver.cpp) asks a TireModel, direction by direction, for the force

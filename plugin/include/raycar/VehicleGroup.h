@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // VehicleGroup: many vehicles updated from one action, spread over threads.
 //
 // A game with many cars adds one VehicleGroup to its world instead of each RaycastVehicle:

@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Builds a vehicle from an OBJ model and a vehicle script (seed 001's loader, OBJ for CGF), and
 // spawns it into a Bullet world.
 //

@@ -44,8 +44,8 @@ struct TireRecord {
 // vehicle is spawned (VehicleLoader).
 struct ChassisParams {
   btScalar damping = 0;          // damping_vehicle (1/s): linear velocity damping while driving
-  btScalar sleepSpeed = 0.04f;   // sleep_speed_vehicle (m/s): Bullet's linear sleeping threshold
-  btScalar maxTimeStep = 0.02f;  // max_time_step_vehicle (s): the largest step the scene runner takes
+  btScalar sleepSpeed = 0.04;    // sleep_speed_vehicle (m/s): Bullet's linear sleeping threshold
+  btScalar maxTimeStep = 0.02;   // max_time_step_vehicle (s): the largest step the scene runner takes
   int integrationType = 1;       // integration_type: 0 explicit damper, 1 implicit (semi-implicit Euler)
   btScalar enginePowerBack = 0;  // engine_power_back: no longer used (seed 001), accepted
   btScalar brakeVelocityThreshold = 0;  // brake_vel_threshold: obsolete (seed 001), accepted

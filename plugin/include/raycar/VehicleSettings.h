@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // Everything a designer tunes for one vehicle. Plain data with a default for every field; the
 // vehicle validates it once, at construction (validateVehicleSettings lists every problem).
 

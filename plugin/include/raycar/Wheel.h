@@ -1,4 +1,5 @@
 #pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
 // A wheel: what a designer tunes (WheelSettings) and what changes every step (WheelState).
 // Directions are in the chassis body's frame, whose axes VehicleSettings::axes names.
 
