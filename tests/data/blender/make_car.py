@@ -5,7 +5,8 @@
 #
 # The car: a 1300 kg closed box body `hull1` (4.2 x 1.8 x 0.8 m), four 24-sided cylinder wheels
 # wheel1..4 (radius 0.33 m, width 0.22 m; 1, 2 front, 3, 4 rear), helpers wheelN_lower at each
-# wheel's centre and wheelN_upper 0.25 m above it (len_initial 0.25 m), and eye_pos. Modelled as
+# wheel's centre and wheelN_upper 0.25 m above it (len_initial 0.25 m), and eye_pos 6 m behind and 2.5 m
+# up for the chase camera. Modelled as
 # Blender users do: Z up, the car's front towards -Y (it faces the Front view).
 #
 # Written to OUTDIR:
@@ -77,7 +78,7 @@ def build(helper_kind, blender_mesh_names=False):
             wheel.data.name = name
         helper(name + "_lower", (x, y, RADIUS), helper_kind)
         helper(name + "_upper", (x, y, RADIUS + TRAVEL), helper_kind)
-    helper("eye_pos", (0, 0.3, 1.3), helper_kind)
+    helper("eye_pos", (0, 6.0, 2.5), helper_kind)  # behind (+y) and above: the chase camera
 
 
 def read_centroids(path):
