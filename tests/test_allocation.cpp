@@ -27,6 +27,13 @@ void* operator new(std::size_t size) {
 }
 void operator delete(void* memory) noexcept { std::free(memory); }
 void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
+// The nothrow form too (std::stable_sort's temporary buffer uses it): left to AddressSanitizer, its
+// memory would come from ASan's new and go back through the free above, a reported mismatch.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  countAllocation();
+  return std::malloc(size == 0 ? 1 : size);
+}
+void operator delete(void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
 #else
 extern "C" {
 void* __libc_malloc(std::size_t size);

@@ -13,8 +13,6 @@ using namespace raycar::test;
 
 namespace {
 
-constexpr btScalar kGravity = 9.81f;
-constexpr btScalar kStep = 1.0f / 120;
 constexpr double kRpmPerRadPerSecond = 60 / (2 * 3.14159265358979);
 
 struct Drive {

@@ -83,7 +83,6 @@ struct Bench {
     gearbox.gearDirectionSwitchRpm = 40;
   }
 };
-constexpr btScalar kStep = 1.0f / 120;
 
 // The pedal held with every driving wheel spinning at `wheelSpin` (rad/s).
 PowertrainInput heldInput(btScalar pedal, btScalar wheelSpin) {

@@ -22,7 +22,6 @@ using namespace raycar::test;
 
 namespace {
 
-constexpr btScalar kStep = 1.0f / 120;
 
 // The reference car, 50 cm front-heavy (69/31), load sensitivity 0.5 against the tires' shared
 // nominal load: the front tires, more loaded, give less cornering stiffness per newton, so the

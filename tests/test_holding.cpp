@@ -11,8 +11,6 @@ using namespace raycar::test;
 
 namespace {
 
-constexpr btScalar kGravity = 9.81f;
-constexpr btScalar kStep = 1.0f / 120;
 
 btScalar degrees(btScalar angle) { return angle * SIMD_PI / 180; }
 

@@ -22,7 +22,6 @@ namespace {
 
 const std::string kData = RAYCAR_DATA_DIR;
 const std::string kTestData = RAYCAR_TEST_DATA_DIR;
-constexpr btScalar kStep = 1.0f / 120;
 
 // A Z-up world (the models' own convention) with a flat, static ground.
 struct ZUpWorld {
@@ -312,6 +311,12 @@ TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a poi
     REQUIRE(helper != nullptr);
     CHECK(helper->centroid().distance(row.expected) < 1e-6);
   }
+  // Vertices under a statement that another object's faces use are not a helper's: a writer that
+  // puts an object's `v` lines before its `g` line leaves them under the statement before.
+  const ObjModel before = parseObjModel("g helper\nv 0 0 0\nv 1 0 0\nv 0 1 0\ng body\nf 1 2 3\n", "before.obj");
+  CHECK(before.find("helper") == nullptr);
+  REQUIRE(before.find("body") != nullptr);
+  CHECK(before.find("body")->triangles.size() == 1);
   // A name with no vertex under it is no helper; the loader's error says so.
   const ObjModel empty = parseObjModel("o body\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no helper\n", "empty.obj");
   CHECK(empty.find("helper") == nullptr);
@@ -322,7 +327,7 @@ TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a poi
 }
 
 TEST_CASE("a script's key errors are reported together, each with its line") {
-  // Three mistakes in one file: the error is placed at the first and lists the other two with
+  // Four mistakes in one file: the error is placed at the first and lists the other three with
   // their own lines, so a designer fixes them in one pass.
   const std::string text =
       "[model]\nobj = \"car.obj\"\n"
@@ -330,7 +335,9 @@ TEST_CASE("a script's key errors are reported together, each with its line") {
       "engine_maxRPM = -5\n"         // line 4: out of range
       "engine_powr = 1000\n"         // line 5: unknown (did you mean engine_power?)
       "[gearbox]\n"
-      "final_drive = \"high\"\n";    // line 7: wrong type
+      "final_drive = \"high\"\n"     // line 7: wrong type
+      "[aeroo]\n"                     // line 8: unknown section (did you mean aero?)
+      "drag_area = 1\n";
   try {
     parseVehicleScript(text, "three.vehicle.toml");
     FAIL("expected an error");
@@ -338,7 +345,8 @@ TEST_CASE("a script's key errors are reported together, each with its line") {
     const std::string message = error.what();
     INFO(message);
     CHECK(error.location().line == 4);
-    CHECK(message.find("and 2 more") != std::string::npos);
+    CHECK(message.find("and 3 more") != std::string::npos);
+    CHECK(message.find("three.vehicle.toml:8: aeroo: unknown section (did you mean 'aero'?)") != std::string::npos);
     CHECK(message.find("three.vehicle.toml:5: params.engine_powr: unknown key in [params] (did you mean 'engine_power'?)") !=
           std::string::npos);
     CHECK(message.find("three.vehicle.toml:7: gearbox.final_drive: expects a number, got a string") != std::string::npos);

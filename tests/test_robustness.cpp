@@ -14,7 +14,6 @@ using namespace raycar;
 using namespace raycar::test;
 
 namespace {
-constexpr btScalar kStep = 1.0f / 120;
 bool isFinite(const btVector3& v) {
   return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
 }

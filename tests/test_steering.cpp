@@ -10,7 +10,6 @@ using namespace raycar;
 using namespace raycar::test;
 
 namespace {
-constexpr btScalar kStep = 1.0f / 120;
 constexpr double kDegree = 3.14159265358979 / 180;
 }  // namespace
 

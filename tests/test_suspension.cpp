@@ -12,8 +12,6 @@ using namespace raycar::test;
 
 namespace {
 
-constexpr btScalar kGravity = 9.81f;
-constexpr btScalar kStep = 1.0f / 120;
 
 struct FlatGround {
   TestWorld world;

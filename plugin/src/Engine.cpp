@@ -70,9 +70,9 @@ std::vector<std::string> validateEngine(const EngineSettings& engine) {
     const std::vector<TorquePoint>& curve = engine.torqueCurve;
     require(curve.size() >= 2, "torque curve needs at least 2 points");
     for (size_t i = 0; i < curve.size(); ++i) {
-      require(std::isfinite(curve[i].rpm) && std::isfinite(curve[i].torque) && curve[i].rpm >= 0 &&
-                  curve[i].torque >= 0,
-              "torque curve point " + std::to_string(i + 1) + " must be finite and >= 0");
+      // The script's range for torque_curve's numbers: [0, 1e6] rev/min and N m.
+      require(curve[i].rpm >= 0 && curve[i].torque >= 0 && curve[i].rpm <= 1e6 && curve[i].torque <= 1e6,
+              "torque curve point " + std::to_string(i + 1) + " must be finite and lie in [0, 1e6]");
       if (i > 0)
         require(curve[i].rpm > curve[i - 1].rpm,
                 "torque curve point " + std::to_string(i + 1) + ": rpm must increase");

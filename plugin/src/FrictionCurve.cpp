@@ -46,6 +46,9 @@ std::vector<std::string> validateCurve(const FrictionCurveSettings& settings,
       problem("point " + std::to_string(i + 1) + " is not finite");
     } else if (point.friction < 0) {
       problem("point " + std::to_string(i + 1) + " has negative friction");
+    } else if (point.slip > 100 || point.friction > 100) {
+      // The script's range for curve points (slip ratio, or rad here; mu).
+      problem("point " + std::to_string(i + 1) + " lies beyond 100 in slip or friction");
     }
     if (i > 0 && !(point.slip > points[i - 1].slip))
       problem("point " + std::to_string(i + 1) + ": slip must increase from point to point");

@@ -19,6 +19,9 @@ std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScala
   for (size_t i = 2; i < gears.size(); ++i)
     require(gears[i] > 0 && std::isfinite(gears[i]),
             "gears: forward ratio " + std::to_string(i - 1) + " must be > 0");
+  // The script's range for every ratio (gears), so code and scripts accept the same lists.
+  for (size_t i = 0; i < gears.size(); ++i)
+    require(!(std::fabs(gears[i]) > 100), "gears: ratio " + std::to_string(i + 1) + " must lie in [-100, 100]");
   require(gearbox.shiftDownRpm < gearbox.shiftUpRpm,
           "gearbox.shiftDownRpm (engine_shiftdownRPM) must be below gearbox.shiftUpRpm (engine_shiftupRPM)");
   require(gearbox.shiftUpRpm <= maxRpm,

@@ -149,18 +149,29 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
     if (!object.empty()) model.objects.push_back(std::move(object));
   }
   // An `o` object of bare `v` lines (Blender's export of a one-vertex mesh) makes no shape in the
-  // reader; it holds the vertices declared under it.
+  // reader; it holds the vertices declared under it that no element of any object uses. (Writers
+  // that put an object's `v` lines before its `g` line, or a material `g` inside an `o`, leave
+  // vertices under a statement that belong to another object's faces: those are not taken.)
+  std::vector<bool> used(positions.size() / 3, false);
+  for (const tinyobj::shape_t& shape : reader.GetShapes()) {
+    for (const tinyobj::index_t& index : shape.mesh.indices)
+      if (index.vertex_index >= 0 && size_t(index.vertex_index) < used.size()) used[size_t(index.vertex_index)] = true;
+    for (const tinyobj::index_t& index : shape.lines.indices)
+      if (index.vertex_index >= 0 && size_t(index.vertex_index) < used.size()) used[size_t(index.vertex_index)] = true;
+    for (const tinyobj::index_t& index : shape.points.indices)
+      if (index.vertex_index >= 0 && size_t(index.vertex_index) < used.size()) used[size_t(index.vertex_index)] = true;
+  }
   for (const LineIndex::Declared& declared : lines.objects) {
     if (declared.name.empty() || model.find(declared.name) != nullptr) continue;
-    if (declared.endVertex == declared.firstVertex) {
-      model.droppedObjects.emplace_back(declared.name, declared.line);
-      continue;
-    }
     ObjObject object;
     object.name = declared.name;
     object.line = declared.line;
-    for (size_t v = declared.firstVertex; v < declared.endVertex; ++v)
-      object.vertices.emplace_back(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
+    for (size_t v = declared.firstVertex; v < declared.endVertex && v < used.size(); ++v)
+      if (!used[v]) object.vertices.emplace_back(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
+    if (object.empty()) {
+      model.droppedObjects.emplace_back(declared.name, declared.line);
+      continue;
+    }
     model.objects.push_back(std::move(object));
   }
   if (model.objects.empty())

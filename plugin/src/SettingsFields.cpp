@@ -1,6 +1,9 @@
 #include "raycar/SettingsFields.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <iomanip>
+#include <limits>
 #include <sstream>
 
 #include "raycar/VehicleSettings.h"
@@ -91,7 +94,8 @@ const std::vector<SettingsField> kFields = {
     {"axle", S::Wheel, true, "", 0, 64, WHEEL_INT(axle)},
     {"minFriction", S::Wheel, false, "", 0, 100, WHEEL(minFriction)},
     {"maxFriction", S::Wheel, false, "", 0, 100, WHEEL(maxFriction)},
-    {"surfaceId", S::Wheel, true, "", -1e9, 1e9, WHEEL_INT(surfaceId)},
+    // raycar only carries the surface identifier for the game: any int.
+    {"surfaceId", S::Wheel, true, "", -2147483648.0, 2147483647.0, WHEEL_INT(surfaceId)},
     // Each wheel's tire. Magic Formula C stops short of 2, where the curve's sine turns over.
     {"friction", S::Tire, false, "", kPositive, 100, TIRE(friction)},
     {"longitudinalCurve.magicFormula.stiffnessB", S::Tire, false, "", kPositive, 1e3, TIRE(longitudinalCurve.magicFormula.stiffnessB)},
@@ -126,10 +130,20 @@ const std::vector<SettingsField> kFields = {
 #undef DIFFERENTIAL
 #undef DIFFERENTIAL_INT
 
-std::string numberText(double value) {
+std::string numberText(double value, int digits = 6) {
   std::ostringstream out;
-  out << value;
+  out << std::setprecision(digits) << value;
   return out.str();
+}
+
+// The shortest text that reads back as the same btScalar: "-0.1" for -0.1f, but every digit that
+// tells 89.90000001 from 89.9 where btScalar is double.
+std::string scalarText(double value) {
+  for (int digits = 6; digits < std::numeric_limits<btScalar>::max_digits10; ++digits) {
+    const std::string text = numberText(value, digits);
+    if (btScalar(std::strtod(text.c_str(), nullptr)) == btScalar(value)) return text;
+  }
+  return numberText(value, std::numeric_limits<btScalar>::max_digits10);
 }
 
 }  // namespace
@@ -143,8 +157,9 @@ const SettingsField* findSettingsField(FieldScope scope, const std::string& name
 }
 
 std::string fieldRangeText(const SettingsField& field) {
-  const std::string low = field.minimum == kFieldPositive ? "(0" : "[" + numberText(field.minimum);
-  return low + ", " + numberText(field.maximum) + "]";
+  const int digits = field.integer ? 12 : 6;  // an int's ends whole: 2147483647, not 2.14748e+09
+  const std::string low = field.minimum == kFieldPositive ? "(0" : "[" + numberText(field.minimum, digits);
+  return low + ", " + numberText(field.maximum, digits) + "]";
 }
 
 std::string fieldValueProblem(const SettingsField& field, double value) {
@@ -156,7 +171,7 @@ std::string fieldValueProblem(const SettingsField& field, double value) {
                           : btScalar(value) >= btScalar(field.minimum) &&
                                 btScalar(value) <= btScalar(field.maximum);
   if (inside) return "";
-  return "= " + numberText(value) + " is out of range " + fieldRangeText(field) +
+  return "= " + (field.integer ? numberText(value, 12) : scalarText(value)) + " is out of range " + fieldRangeText(field) +
          (field.unit[0] ? std::string(" (") + field.unit + ")" : std::string());
 }
 

@@ -186,13 +186,16 @@ std::vector<std::string> validateTire(const TireSettings& settings, const std::s
   std::vector<std::string> problems;
   TireSettings fields = settings;
   checkFields(FieldScope::Tire, FieldOwners{nullptr, nullptr, &fields}, name + ": ", problems);
-  // The curves' own rules (point order, C below 2) once their numbers are in range: a NaN
-  // parameter is one problem, not two.
-  if (problems.empty() && settings.model == TireModelKind::SlipCurves && !settings.customModel) {
-    for (auto& text : validateCurve(settings.longitudinalCurve, name + " longitudinal curve"))
-      problems.push_back(text);
-    for (auto& text : validateCurve(settings.lateralCurve, name + " lateral curve"))
-      problems.push_back(text);
+  // The curves' own rules: a tabulated curve's points always; a Magic Formula's parameters
+  // only when the field rows passed them (a NaN parameter is one problem, not two).
+  if (settings.model == TireModelKind::SlipCurves && !settings.customModel) {
+    const bool fieldsPassed = problems.empty();
+    auto check = [&](const FrictionCurveSettings& curve, const std::string& curveName) {
+      if (curve.form == FrictionCurveSettings::Form::MagicFormula && !fieldsPassed) return;
+      for (auto& text : validateCurve(curve, curveName)) problems.push_back(text);
+    };
+    check(settings.longitudinalCurve, name + " longitudinal curve");
+    check(settings.lateralCurve, name + " lateral curve");
   }
   return problems;
 }

@@ -248,7 +248,6 @@ class Builder {
       for (const btVector3& v : wheelObjects_[i]->vertices)
         mesh.vertices.push_back(chassisFromModel_.getBasis() * (v - geometry[i].centre));
       vehicle_.wheelMeshes.push_back(std::move(mesh));
-      wheelRestCentres_.push_back(toChassis(geometry[i].pivot - frame_.up * geometry[i].restLength));
     }
   }
 
@@ -354,7 +353,6 @@ class Builder {
   LoadedVehicle vehicle_;
   std::vector<HullPart> hulls_;
   std::vector<const ObjObject*> wheelObjects_;
-  std::vector<btVector3> wheelRestCentres_;
   btTransform chassisFromModel_ = btTransform::getIdentity();
 };
 

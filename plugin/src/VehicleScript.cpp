@@ -104,15 +104,17 @@ void setCurvePoints(FrictionCurveSettings& curve, const std::vector<std::array<d
   for (const auto& p : points) curve.points.push_back(CurvePoint{btScalar(p[0] * slipScale), btScalar(p[1])});
 }
 
+// Keys, sections and axis names are case-insensitive.
+std::string lower(std::string text) {
+  for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
 btVector3 axisFromText(const std::string& text) {
-  const std::string lower = [&] {
-    std::string s = text;
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  }();
-  const btScalar sign = !lower.empty() && lower[0] == '-' ? -1 : 1;
-  const char axis = lower.empty() ? ' ' : lower.back();
-  if ((lower.size() == 2 && (lower[0] == '+' || lower[0] == '-')) || lower.size() == 1) {
+  const std::string name = lower(text);
+  const btScalar sign = !name.empty() && name[0] == '-' ? -1 : 1;
+  const char axis = name.empty() ? ' ' : name.back();
+  if ((name.size() == 2 && (name[0] == '+' || name[0] == '-')) || name.size() == 1) {
     if (axis == 'x') return btVector3(sign, 0, 0);
     if (axis == 'y') return btVector3(0, sign, 0);
     if (axis == 'z') return btVector3(0, 0, sign);
@@ -394,11 +396,6 @@ const char* const kTableSections[] = {"model", "params", "engine", "gearbox", "b
                                       "assists", "aero", "steering", "solver"};
 const char* const kRecordSections[] = {"hull", "wheel", "tire", "differential"};
 
-std::string lower(std::string text) {
-  for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 size_t editDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -447,6 +444,7 @@ std::string numberText(double value) {
 
 std::string rangeText(const Key& key) {
   if (key.type == T::Text || key.type == T::Boolean) return "";
+  if (key.field) return fieldRangeText(*key.field);
   std::string low = key.minimum == kPositive ? "(0" : "[" + numberText(key.minimum);
   return low + ", " + numberText(key.maximum) + (std::isinf(key.maximum) ? ")" : "]");
 }
@@ -461,19 +459,28 @@ class Parser {
     for (auto&& [key, node] : document) {
       const std::string section = lower(std::string(key.str()));
       const int line = int(key.source().begin.line);
+      // A section's own error joins the key errors, like them, and reading goes on.
+      auto problem = [&](const std::string& object, const std::string& message) {
+        problems_.emplace_back(ErrorLocation{script_.path, line, object}, message);
+      };
       if (isOneOf(section, kTableSections)) {
         const toml::table* table = node.as_table();
-        if (!table) fail(line, section, "must be a table: [" + section + "]");
+        if (!table) {
+          problem(section, "must be a table: [" + section + "]");
+          continue;
+        }
         readTable(section, *table, target);
       } else if (isOneOf(section, kRecordSections)) {
         const toml::array* records = node.as_array();
-        if (!records || !records->is_array_of_tables())
-          fail(line, section, "must be records: [[" + section + "]]");
+        if (!records || !records->is_array_of_tables()) {
+          problem(section, "must be records: [[" + section + "]]");
+          continue;
+        }
         for (const toml::node& record : *records) readRecord(section, *record.as_table());
       } else {
         std::vector<std::string> sections(std::begin(kTableSections), std::end(kTableSections));
         sections.insert(sections.end(), std::begin(kRecordSections), std::end(kRecordSections));
-        fail(line, std::string(key.str()), "unknown section" + suggestion(section, sections));
+        problem(std::string(key.str()), "unknown section" + suggestion(section, sections));
       }
     }
     // toml++ keeps a table's keys sorted by name: put the problems back in file order.

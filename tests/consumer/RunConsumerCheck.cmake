@@ -37,6 +37,13 @@ endforeach()
 if(count LESS 2)
   message(FATAL_ERROR "expected the README's two programs, found ${count}")
 endif()
+# A block holding a backtick would escape the pattern above: every ```cpp fence must be a block.
+string(REGEX MATCHALL "```cpp\n" fences "${readme}")
+list(LENGTH fences fence_count)
+list(LENGTH blocks block_count)
+if(NOT fence_count EQUAL block_count)
+  message(FATAL_ERROR "README.md has ${fence_count} cpp blocks but ${block_count} were read: a block holds a backtick")
+endif()
 
 run(${CMAKE_COMMAND} -S ${WORK_DIR}/src -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${prefix}
     -DCMAKE_BUILD_TYPE=Release)
@@ -48,7 +55,7 @@ foreach(n RANGE 1 ${count})
 endforeach()
 
 # Plain pkg-config, as a makefile would.
-set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
+set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)
 execute_process(COMMAND pkg-config --cflags --libs raycar RESULT_VARIABLE result OUTPUT_VARIABLE flags
                 ERROR_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE)
 if(NOT result EQUAL 0)
@@ -56,7 +63,7 @@ if(NOT result EQUAL 0)
 endif()
 separate_arguments(flags UNIX_COMMAND "${flags}")
 foreach(n RANGE 1 ${count})
-  run(c++ -std=c++17 -O1 ${WORK_DIR}/src/readme/readme_${n}.cpp -o ${WORK_DIR}/pkgconfig_${n} ${flags})
+  run(${COMPILER} -std=c++17 -O1 ${WORK_DIR}/src/readme/readme_${n}.cpp -o ${WORK_DIR}/pkgconfig_${n} ${flags})
   run(${WORK_DIR}/pkgconfig_${n} ${jeep})
 endforeach()
 

@@ -14,6 +14,11 @@
 
 namespace raycar::test {
 
+// The fixed step the physics tests take (s) and the gravity they use (m/s^2), unless a test says
+// otherwise.
+constexpr btScalar kStep = 1.0f / 120;
+constexpr btScalar kGravity = 9.81f;
+
 // (right, up, forward) in metres, mapped through the chassis axes.
 btVector3 carToLocal(const ChassisAxes& axes, btScalar right, btScalar up, btScalar forward);
 

@@ -83,7 +83,7 @@ def write_obj(path, objects, depsgraph):
             first += len(mesh.vertices)
         finally:
             evaluated.to_mesh_clear()
-    with open(path, "w") as out:
+    with open(path, "w", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n")
 
 
@@ -110,30 +110,43 @@ def value_text(value):
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return '"%s"' % value
+        return '"%s"' % value.replace("\\", "\\\\").replace('"', '\\"')
     if isinstance(value, float):
         return number(value)
     return str(value)
 
 
 def centre(obj, depsgraph):
+    if obj.type != "MESH":
+        return obj.matrix_world.translation.copy()
     evaluated = obj.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()
     try:
         points = [obj.matrix_world @ v.co for v in mesh.vertices]
     finally:
         evaluated.to_mesh_clear()
-    return sum(points, points[0] * 0) / max(len(points), 1)
+    if not points:
+        return obj.matrix_world.translation.copy()
+    return sum(points, points[0] * 0) / len(points)
+
+
+def radius(obj, depsgraph):
+    """Half the wheel's largest extent: near enough its radius for grouping axles."""
+    if obj.type != "MESH":
+        return 0.3
+    return max(obj.dimensions) / 2
 
 
 def write_script(path, obj_path, forward, hulls, wheels, depsgraph):
     forward_vector = AXES[forward]
-    # Axles front to back: wheels whose centres lie within a wheel radius along the car share one.
+    # Axles front to back: wheels whose centres lie within a wheel radius along the car share one
+    # (raycar's own rule for wheels of one axle).
     along = [sum(a * b for a, b in zip(centre(w, depsgraph), forward_vector)) for w in wheels]
+    wheel_radius = max([radius(w, depsgraph) for w in wheels] or [0.3])
     order = sorted(set(round(a, 6) for a in along), reverse=True)
     axle_of, axles = {}, []
     for a in order:
-        if not axles or axles[-1] - a > 0.3:
+        if not axles or axles[-1] - a > wheel_radius:
             axles.append(a)
         axle_of[a] = len(axles) - 1
     rear = len(axles) - 1
@@ -163,7 +176,7 @@ def write_script(path, obj_path, forward, hulls, wheels, depsgraph):
         for key, value in values.items():
             lines.append("%s = %s" % (key, value_text(value)))
         lines.append("")
-    with open(path, "w") as out:
+    with open(path, "w", encoding="utf-8") as out:
         out.write("\n".join(lines))
 
 

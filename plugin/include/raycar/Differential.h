@@ -22,7 +22,7 @@ enum class DifferentialType { Open, Locked, LimitedSlip };
 struct DifferentialSettings {
   int axle = 0;                          // the axle (WheelSettings::axle) it drives
   DifferentialType type = DifferentialType::Open;
-  btScalar torqueShare = -1;             // [0, 1] of the drive torque; < 0: by driving-wheel count
+  btScalar torqueShare = -1;             // [0, 1] of the drive torque; [-1, 0): by driving-wheel count
   btScalar preloadTorque = 50;           // LimitedSlip (N m): locking torque with no input torque
   btScalar lockingCoefficient = 0.5;     // LimitedSlip: extra locking torque per N m of input
 };
