@@ -46,7 +46,7 @@ TEST_CASE("every invalid field is reported with the wheel it belongs to") {
       {[](VehicleSettings& s) { s.wheels.clear(); }, "needs at least one wheel"},
       {[](VehicleSettings& s) { s.stabilizer = -1; }, "stabilizer = -1 is out of range [0, 10] (fraction of stiffness)"},
       {[](VehicleSettings& s) { s.friction.dynamicFrictionRatio = 0; }, "friction.dynamicFrictionRatio = 0 is out of range (0, 10]"},
-      {[](VehicleSettings& s) { s.aero.rollingResistance = -0.1f; }, "aero.rollingResistance = -0.1 is out of range [0, 0.99]"},
+      {[](VehicleSettings& s) { s.aero.rollingResistance = -0.1; }, "aero.rollingResistance = -0.1 is out of range [0, 0.99]"},
       {[](VehicleSettings& s) { s.solver.iterations = 0; }, "solver.iterations = 0 is out of range [1, 100]"},
   };
   for (const Row& row : rows) {
