@@ -224,21 +224,3 @@ TEST_CASE("abuse: every settings field x {NaN, +-inf, 0, -0, 1e-40, 1e-38, 1e38,
   CHECK(rejected + driven > 800);
 }
 
-TEST_CASE("a script key's default is its settings field's default") {
-  // A car built in code and a script that leaves a key out must be the same car: every script
-  // key that writes a settings number defaults to the value the default-constructed settings hold.
-  VehicleSettings vehicle;
-  WheelSettings wheel;
-  TireSettings tire;
-  DifferentialSettings differential;
-  const FieldOwners defaults{&vehicle, &wheel, &tire, &differential};
-  int bound = 0;
-  for (const ScriptKeyInfo& key : scriptKeyReference()) {
-    if (!key.field) continue;
-    ++bound;
-    INFO(key.section << "." << key.name << " -> " << std::string(key.field->name));
-    const double scriptDefault = std::stod(key.defaultValue);
-    CHECK(btScalar(scriptDefault) == btScalar(key.field->bind(defaults).get()));
-  }
-  CHECK(bound >= 70);  // the keys that write settings numbers expose their field
-}

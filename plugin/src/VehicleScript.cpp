@@ -55,10 +55,11 @@ struct Key {
       : section(section), name(name), type(type), unit(unit), minimum(minimum), maximum(maximum),
         defaultValue(defaultValue), meaning(meaning), apply(apply) {}
   // A key that is a settings number: its type, unit and range are the field's row
-  // (SettingsFields.h), the one rule the C++ API is checked against too.
+  // (SettingsFields.h), the one rule the C++ API is checked against too, and its default is the
+  // default-constructed settings' value (the objects a script is read into start as those).
   Key(const char* section, const char* name, FieldScope scope, const char* fieldName,
-      const char* defaultValue, const char* meaning)
-      : section(section), name(name), defaultValue(defaultValue), meaning(meaning),
+      const char* meaning)
+      : section(section), name(name), defaultValue(""), meaning(meaning),
         field(findSettingsField(scope, fieldName)) {
     if (!field)
       throw std::logic_error(std::string("script key ") + section + "." + name +
@@ -75,7 +76,7 @@ struct Key {
   const char* unit = "";
   double minimum = 0;  // inclusive, for numbers, integers and every element of lists
   double maximum = 0;
-  const char* defaultValue;  // TOML literal, applied before the file is read
+  const char* defaultValue;  // TOML literal, applied before the file is read ("" for field keys)
   const char* meaning;
   Setter apply = nullptr;
   const SettingsField* field = nullptr;  // set: the key writes this settings number
@@ -148,28 +149,28 @@ const std::vector<Key>& keys() {
       // [[wheel]]
       {"wheel", "driving", T::Boolean, "0/1", 0, 1, "0", "the engine drives this wheel",
        SET(t.wheel->wheel.driving = v.boolean)},
-      {"wheel", "axle", FieldScope::Wheel, "axle", "0",
+      {"wheel", "axle", FieldScope::Wheel, "axle",
        "axle number: anti-roll and snapping act per axle"},
-      {"wheel", "len_max", FieldScope::Wheel, "suspensionMaxLength", "0.3",
+      {"wheel", "len_max", FieldScope::Wheel, "suspensionMaxLength",
        "relaxed suspension length"},
-      {"wheel", "stiffness", FieldScope::Wheel, "stiffness", "0",
+      {"wheel", "stiffness", FieldScope::Wheel, "stiffness",
        "spring rate; 0: rests the spring at len_initial"},
-      {"wheel", "damping", FieldScope::Wheel, "damping", "-0.8",
+      {"wheel", "damping", FieldScope::Wheel, "damping",
        "damper rate; <= 0: that fraction of critical"},
-      {"wheel", "surface_id", FieldScope::Wheel, "surfaceId", "0",
+      {"wheel", "surface_id", FieldScope::Wheel, "surfaceId",
        "the tire's surface identifier (carried for the game)"},
       {"wheel", "can_brake", T::Boolean, "0/1", 0, 1, "1", "the handbrake locks this wheel",
        SET(t.wheel->wheel.canBrake = v.boolean)},
-      {"wheel", "min_friction", FieldScope::Wheel, "minFriction", "0",
+      {"wheel", "min_friction", FieldScope::Wheel, "minFriction",
        "lower clamp of (tire + ground) / 2"},
-      {"wheel", "max_friction", FieldScope::Wheel, "maxFriction", "100",
+      {"wheel", "max_friction", FieldScope::Wheel, "maxFriction",
        "upper clamp of (tire + ground) / 2"},
       {"wheel", "steering", T::Text, "", 0, 0, "\"auto\"", "\"auto\" (ahead of the centre of mass), \"steered\" or \"fixed\"",
        SET(t.wheel->wheel.steering = steerModeFromText(v.text))},
-      {"wheel", "spin_inertia", FieldScope::Wheel, "spinInertia", "1",
+      {"wheel", "spin_inertia", FieldScope::Wheel, "spinInertia",
        "wheel's moment of inertia about its axle"},
       // [params]: seed 001, by its own names
-      {"params", "engine_power", FieldScope::Vehicle, "engine.power", "100000",
+      {"params", "engine_power", FieldScope::Vehicle, "engine.power",
        "peak power of the sine engine"},
       {"params", "engine_power_back", T::Number, "W", 0, 1e8, "0", "no longer used (seed 001); accepted",
        SET(t.script.chassis.enginePowerBack = btScalar(v.number))},
@@ -185,57 +186,57 @@ const std::vector<Key>& keys() {
            if (!(v.list[i] > 0)) throw Rejected("forward ratio " + std::to_string(i - 1) + " must be > 0");
          t.script.settings.gearbox.gears.assign(v.list.begin(), v.list.end());
        })},
-      {"params", "engine_maxRPM", FieldScope::Vehicle, "engine.maxRpm", "5000",
+      {"params", "engine_maxRPM", FieldScope::Vehicle, "engine.maxRpm",
        "no power at and above it"},
-      {"params", "engine_minRPM", FieldScope::Vehicle, "engine.minRpm", "600",
+      {"params", "engine_minRPM", FieldScope::Vehicle, "engine.minRpm",
        "below it, throttle closed, the clutch opens"},
-      {"params", "engine_idleRPM", FieldScope::Vehicle, "engine.idleRpm", "800",
+      {"params", "engine_idleRPM", FieldScope::Vehicle, "engine.idleRpm",
        "engine speed when idle"},
-      {"params", "engine_startRPM", FieldScope::Vehicle, "engine.startRpm", "1200",
+      {"params", "engine_startRPM", FieldScope::Vehicle, "engine.startRpm",
        "set when a gear is engaged from neutral"},
-      {"params", "engine_shiftupRPM", FieldScope::Vehicle, "gearbox.shiftUpRpm", "4200",
+      {"params", "engine_shiftupRPM", FieldScope::Vehicle, "gearbox.shiftUpRpm",
        "automatic upshift above it"},
-      {"params", "engine_shiftdownRPM", FieldScope::Vehicle, "gearbox.shiftDownRpm", "1800",
+      {"params", "engine_shiftdownRPM", FieldScope::Vehicle, "gearbox.shiftDownRpm",
        "automatic downshift below it"},
-      {"params", "clutch_speed", FieldScope::Vehicle, "gearbox.clutchSpeed", "4",
+      {"params", "clutch_speed", FieldScope::Vehicle, "gearbox.clutchSpeed",
        "clutch re-engages in 1 / clutch_speed s"},
-      {"params", "gear_dir_switch_RPM", FieldScope::Vehicle, "gearbox.gearDirectionSwitchRpm", "30",
+      {"params", "gear_dir_switch_RPM", FieldScope::Vehicle, "gearbox.gearDirectionSwitchRpm",
        "wheel speed below which forward and reverse swap"},
-      {"params", "axle_friction", FieldScope::Vehicle, "brakes.axleFriction", "0",
+      {"params", "axle_friction", FieldScope::Vehicle, "brakes.axleFriction",
        "torque always against each wheel's spin"},
-      {"params", "brake_torque", FieldScope::Vehicle, "brakes.brakeTorque", "2500",
+      {"params", "brake_torque", FieldScope::Vehicle, "brakes.brakeTorque",
        "footbrake torque per wheel at full input"},
-      {"params", "slip_threshold", FieldScope::Vehicle, "friction.slipThreshold", "0.05",
+      {"params", "slip_threshold", FieldScope::Vehicle, "friction.slipThreshold",
        "a contact sliding faster than this slips"},
-      {"params", "dyn_friction_ratio", FieldScope::Vehicle, "friction.dynamicFrictionRatio", "1",
+      {"params", "dyn_friction_ratio", FieldScope::Vehicle, "friction.dynamicFrictionRatio",
        "friction factor while slipping (Coulomb rows)"},
-      {"params", "max_braking_friction", FieldScope::Vehicle, "friction.maxBrakingFriction", "100",
+      {"params", "max_braking_friction", FieldScope::Vehicle, "friction.maxBrakingFriction",
        "friction cap on handbraked wheels"},
-      {"params", "max_steer", FieldScope::Vehicle, "steering.maxSteer", "30",
+      {"params", "max_steer", FieldScope::Vehicle, "steering.maxSteer",
        "largest steer angle"},
-      {"params", "max_steer_v0", FieldScope::Vehicle, "steering.maxSteerV0", "0",
+      {"params", "max_steer_v0", FieldScope::Vehicle, "steering.maxSteerV0",
        "> 0: largest steer angle is v0 + kv x speed"},
-      {"params", "max_steer_kv", FieldScope::Vehicle, "steering.maxSteerKv", "0",
+      {"params", "max_steer_kv", FieldScope::Vehicle, "steering.maxSteerKv",
        "speed term of the largest steer angle"},
-      {"params", "steer_speed", FieldScope::Vehicle, "steering.steerSpeed", "120",
+      {"params", "steer_speed", FieldScope::Vehicle, "steering.steerSpeed",
        "steering rate"},
-      {"params", "steer_speed_valScale", FieldScope::Vehicle, "steering.steerSpeedValScale", "1",
+      {"params", "steer_speed_valScale", FieldScope::Vehicle, "steering.steerSpeedValScale",
        "steering rate factor at full lock"},
-      {"params", "steer_speed_min", FieldScope::Vehicle, "steering.steerSpeedMin", "0",
+      {"params", "steer_speed_min", FieldScope::Vehicle, "steering.steerSpeedMin",
        "lower bound of the steering rate"},
-      {"params", "steer_relaxation_v0", FieldScope::Vehicle, "steering.steerRelaxationV0", "120",
+      {"params", "steer_relaxation_v0", FieldScope::Vehicle, "steering.steerRelaxationV0",
        "return-to-centre rate at standstill"},
-      {"params", "steer_relaxation_kv", FieldScope::Vehicle, "steering.steerRelaxationKv", "0",
+      {"params", "steer_relaxation_kv", FieldScope::Vehicle, "steering.steerRelaxationKv",
        "speed term of the return rate"},
       {"params", "brake_vel_threshold", T::Number, "", -kInf, kInf, "0", "obsolete (seed 001); accepted",
        SET(t.script.chassis.brakeVelocityThreshold = btScalar(v.number))},
       {"params", "brake_axle_friction", T::Number, "", -kInf, kInf, "0", "obsolete (seed 001); accepted",
        SET(t.script.chassis.brakeAxleFriction = btScalar(v.number))},
-      {"params", "max_steering_pedal", FieldScope::Vehicle, "steering.maxSteeringPedal", "1",
+      {"params", "max_steering_pedal", FieldScope::Vehicle, "steering.maxSteeringPedal",
        "pedal cap at full lock above pedal_limit_speed"},
-      {"params", "pedal_limit_speed", FieldScope::Vehicle, "steering.pedalLimitSpeed", "10",
+      {"params", "pedal_limit_speed", FieldScope::Vehicle, "steering.pedalLimitSpeed",
        "speed above which the pedal cap applies"},
-      {"params", "pedal_speed", FieldScope::Vehicle, "steering.pedalSpeed", "0",
+      {"params", "pedal_speed", FieldScope::Vehicle, "steering.pedalSpeed",
        "pedal change rate; 0: immediate"},
       {"params", "max_time_step_vehicle", T::Number, "s", 1e-4, 1, "0.02", "largest step the scene runner takes",
        SET(t.script.chassis.maxTimeStep = btScalar(v.number))},
@@ -243,7 +244,7 @@ const std::vector<Key>& keys() {
        SET(t.script.chassis.sleepSpeed = btScalar(v.number))},
       {"params", "damping_vehicle", T::Number, "1/s", 0, 100, "0", "linear velocity damping of the chassis",
        SET(t.script.chassis.damping = btScalar(v.number))},
-      {"params", "stabilizer", FieldScope::Vehicle, "stabilizer", "0",
+      {"params", "stabilizer", FieldScope::Vehicle, "stabilizer",
        "anti-roll per axle"},
       {"params", "integration_type", T::Integer, "", 0, 1, "1", "0 explicit damper, 1 implicit damper",
        SET(t.script.chassis.integrationType = int(v.integer))},
@@ -275,58 +276,58 @@ const std::vector<Key>& keys() {
          t.script.settings.engine.torqueCurve.clear();
          for (const auto& p : v.points) t.script.settings.engine.torqueCurve.push_back({btScalar(p[0]), btScalar(p[1])});
        })},
-      {"engine", "throttle_exponent", FieldScope::Vehicle, "engine.throttleExponent", "1",
+      {"engine", "throttle_exponent", FieldScope::Vehicle, "engine.throttleExponent",
        "torque x throttle^exponent"},
-      {"engine", "engine_braking", FieldScope::Vehicle, "engine.engineBraking", "0.08",
+      {"engine", "engine_braking", FieldScope::Vehicle, "engine.engineBraking",
        "drag at max rpm with the throttle closed"},
       // [gearbox]
-      {"gearbox", "final_drive", FieldScope::Vehicle, "gearbox.finalDrive", "3.7",
+      {"gearbox", "final_drive", FieldScope::Vehicle, "gearbox.finalDrive",
        "final drive ratio"},
-      {"gearbox", "efficiency", FieldScope::Vehicle, "gearbox.efficiency", "0.92",
+      {"gearbox", "efficiency", FieldScope::Vehicle, "gearbox.efficiency",
        "share of engine torque reaching the wheels"},
       {"gearbox", "automatic", T::Boolean, "", 0, 1, "true", "false: gears from the shift inputs",
        SET(t.script.settings.gearbox.automatic = v.boolean)},
-      {"gearbox", "shift_dwell", FieldScope::Vehicle, "gearbox.shiftDwell", "1",
+      {"gearbox", "shift_dwell", FieldScope::Vehicle, "gearbox.shiftDwell",
        "a shift back against the previous one waits this long"},
       // [brakes]
-      {"brakes", "front_bias", FieldScope::Vehicle, "brakes.frontBias", "0.6",
+      {"brakes", "front_bias", FieldScope::Vehicle, "brakes.frontBias",
        "share of footbrake torque on the front wheels"},
       // [assists]
       {"assists", "abs", T::Boolean, "", 0, 1, "false", "anti-lock brakes",
        SET(t.script.settings.assists.abs = v.boolean)},
-      {"assists", "abs_target_slip", FieldScope::Vehicle, "assists.absTargetSlip", "0.1",
+      {"assists", "abs_target_slip", FieldScope::Vehicle, "assists.absTargetSlip",
        "slip ABS holds a braking wheel at"},
       {"assists", "traction_control", T::Boolean, "", 0, 1, "false", "traction control",
        SET(t.script.settings.assists.tractionControl = v.boolean)},
-      {"assists", "traction_target_slip", FieldScope::Vehicle, "assists.tractionTargetSlip", "0.1",
+      {"assists", "traction_target_slip", FieldScope::Vehicle, "assists.tractionTargetSlip",
        "slip traction control holds a driven wheel at"},
       // [aero]
-      {"aero", "air_density", FieldScope::Vehicle, "aero.airDensity", "1.225",
+      {"aero", "air_density", FieldScope::Vehicle, "aero.airDensity",
        "rho"},
-      {"aero", "drag_area", FieldScope::Vehicle, "aero.dragArea", "0.7",
+      {"aero", "drag_area", FieldScope::Vehicle, "aero.dragArea",
        "Cd A: drag = 1/2 rho Cd A v^2"},
-      {"aero", "downforce_area", FieldScope::Vehicle, "aero.downforceArea", "0",
+      {"aero", "downforce_area", FieldScope::Vehicle, "aero.downforceArea",
        "Cl A: downforce = 1/2 rho Cl A v^2"},
-      {"aero", "downforce_front_share", FieldScope::Vehicle, "aero.downforceFrontShare", "0.5",
+      {"aero", "downforce_front_share", FieldScope::Vehicle, "aero.downforceFrontShare",
        "share of downforce on the front axle"},
-      {"aero", "rolling_resistance", FieldScope::Vehicle, "aero.rollingResistance", "0.012",
+      {"aero", "rolling_resistance", FieldScope::Vehicle, "aero.rollingResistance",
        "Crr: torque Crr N R against each wheel's spin"},
       // [steering]
       {"steering", "ackermann", T::Boolean, "", 0, 1, "true", "inner wheel steers more",
        SET(t.script.settings.steering.ackermann = v.boolean)},
       // [solver]
-      {"solver", "iterations", FieldScope::Vehicle, "solver.iterations", "8",
+      {"solver", "iterations", FieldScope::Vehicle, "solver.iterations",
        "contact solver sweeps per step"},
-      {"solver", "stick_speed", FieldScope::Vehicle, "solver.stickSpeed", "0.5",
+      {"solver", "stick_speed", FieldScope::Vehicle, "solver.stickSpeed",
        "below it, tires are static friction"},
-      {"solver", "bump_stop_recovery_speed", FieldScope::Vehicle, "solver.bumpStopMaxRecoverySpeed", "5",
+      {"solver", "bump_stop_recovery_speed", FieldScope::Vehicle, "solver.bumpStopMaxRecoverySpeed",
        "fastest a bump stop pushes a wheel's overlap with the ground out"},
-      {"solver", "tolerance", FieldScope::Vehicle, "solver.tolerance", "1",
+      {"solver", "tolerance", FieldScope::Vehicle, "solver.tolerance",
        "sweeps stop once none changes a row by more than this"},
       {"solver", "wheel_query_cache", T::Boolean, "", 0, 1, "true", "exact cached wheel rays on triangle-mesh ground",
        SET(t.script.settings.wheelQuery.cache = v.boolean)},
       // [[differential]]
-      {"differential", "axle", FieldScope::Differential, "axle", "0",
+      {"differential", "axle", FieldScope::Differential, "axle",
        "the driven axle"},
       {"differential", "type", T::Text, "", 0, 0, "\"open\"", "\"open\", \"locked\" or \"limited_slip\"",
        SET({
@@ -335,11 +336,11 @@ const std::vector<Key>& keys() {
          else if (v.text == "limited_slip") t.differential->type = DifferentialType::LimitedSlip;
          else throw Rejected("must be \"open\", \"locked\" or \"limited_slip\"");
        })},
-      {"differential", "torque_share", FieldScope::Differential, "torqueShare", "-1",
+      {"differential", "torque_share", FieldScope::Differential, "torqueShare",
        "share of the drive torque; -1: by driving-wheel count"},
-      {"differential", "preload", FieldScope::Differential, "preloadTorque", "50",
+      {"differential", "preload", FieldScope::Differential, "preloadTorque",
        "limited slip: locking torque at no input"},
-      {"differential", "locking_coefficient", FieldScope::Differential, "lockingCoefficient", "0.5",
+      {"differential", "locking_coefficient", FieldScope::Differential, "lockingCoefficient",
        "limited slip: locking torque per N m of input"},
       // [[tire]]
       {"tire", "axles", T::IntegerList, "", 0, 64, "[]", "axles whose wheels use this tire; empty: all",
@@ -353,39 +354,39 @@ const std::vector<Key>& keys() {
          else if (v.text == "linear") t.tire->tire.model = TireModelKind::LinearSideFriction;
          else throw Rejected("must be \"curves\" or \"linear\"");
        })},
-      {"tire", "friction", FieldScope::Tire, "friction", "1",
+      {"tire", "friction", FieldScope::Tire, "friction",
        "tire material friction"},
-      {"tire", "longitudinal_b", FieldScope::Tire, "longitudinalCurve.magicFormula.stiffnessB", "15",
+      {"tire", "longitudinal_b", FieldScope::Tire, "longitudinalCurve.magicFormula.stiffnessB",
        "Magic Formula B of mu_x(s)"},
-      {"tire", "longitudinal_c", FieldScope::Tire, "longitudinalCurve.magicFormula.shapeC", "1.45",
+      {"tire", "longitudinal_c", FieldScope::Tire, "longitudinalCurve.magicFormula.shapeC",
        "Magic Formula C of mu_x(s)"},
-      {"tire", "longitudinal_d", FieldScope::Tire, "longitudinalCurve.magicFormula.peakD", "1",
+      {"tire", "longitudinal_d", FieldScope::Tire, "longitudinalCurve.magicFormula.peakD",
        "Magic Formula D (peak) of mu_x(s)"},
-      {"tire", "longitudinal_e", FieldScope::Tire, "longitudinalCurve.magicFormula.curvatureE", "0",
+      {"tire", "longitudinal_e", FieldScope::Tire, "longitudinalCurve.magicFormula.curvatureE",
        "Magic Formula E of mu_x(s)"},
       {"tire", "longitudinal_points", T::PointList, "[slip ratio, mu]", 0, 100, "[]", "tabulated mu_x(s); replaces the formula",
        SET(setCurvePoints(t.tire->tire.longitudinalCurve, v.points, 1))},
-      {"tire", "lateral_b", FieldScope::Tire, "lateralCurve.magicFormula.stiffnessB", "9",
+      {"tire", "lateral_b", FieldScope::Tire, "lateralCurve.magicFormula.stiffnessB",
        "Magic Formula B of mu_y(alpha)"},
-      {"tire", "lateral_c", FieldScope::Tire, "lateralCurve.magicFormula.shapeC", "1.55",
+      {"tire", "lateral_c", FieldScope::Tire, "lateralCurve.magicFormula.shapeC",
        "Magic Formula C of mu_y(alpha)"},
-      {"tire", "lateral_d", FieldScope::Tire, "lateralCurve.magicFormula.peakD", "1",
+      {"tire", "lateral_d", FieldScope::Tire, "lateralCurve.magicFormula.peakD",
        "Magic Formula D (peak) of mu_y(alpha)"},
-      {"tire", "lateral_e", FieldScope::Tire, "lateralCurve.magicFormula.curvatureE", "0",
+      {"tire", "lateral_e", FieldScope::Tire, "lateralCurve.magicFormula.curvatureE",
        "Magic Formula E of mu_y(alpha)"},
       {"tire", "lateral_points", T::PointList, "[deg, mu]", 0, 100, "[]", "tabulated mu_y(alpha), alpha in degrees; replaces the formula",
        SET(setCurvePoints(t.tire->tire.lateralCurve, v.points, SIMD_PI / 180))},
-      {"tire", "slip_ratio_epsilon", FieldScope::Tire, "slipRatioEpsilon", "0.5",
+      {"tire", "slip_ratio_epsilon", FieldScope::Tire, "slipRatioEpsilon",
        "keeps s finite near standstill"},
-      {"tire", "slip_angle_epsilon", FieldScope::Tire, "slipAngleEpsilon", "0.5",
+      {"tire", "slip_angle_epsilon", FieldScope::Tire, "slipAngleEpsilon",
        "keeps alpha finite near standstill"},
-      {"tire", "load_sensitivity", FieldScope::Tire, "loadSensitivity", "0.1",
+      {"tire", "load_sensitivity", FieldScope::Tire, "loadSensitivity",
        "mu (1 - k (N / N_ref - 1))"},
-      {"tire", "reference_load", FieldScope::Tire, "referenceLoad", "4000",
+      {"tire", "reference_load", FieldScope::Tire, "referenceLoad",
        "N_ref, the tire's nominal load; 0: each wheel's static load (neutral steer)"},
-      {"tire", "side_friction_coefficient", FieldScope::Tire, "sideFrictionCoefficient", "0.75",
+      {"tire", "side_friction_coefficient", FieldScope::Tire, "sideFrictionCoefficient",
        "linear model: side force per side speed and load"},
-      {"tire", "relaxation_length", FieldScope::Tire, "relaxationLength", "0.3",
+      {"tire", "relaxation_length", FieldScope::Tire, "relaxationLength",
        "standstill spring: slip stiffness / this; 0 (or under 1 mm): rigid static friction"},
   };
   return table;
@@ -509,6 +510,7 @@ class Parser {
 
   void applyDefaults(const std::string& recordSection, Target& target) {
     for (const Key& key : keys()) {
+      if (key.field) continue;  // its settings object starts default-constructed
       const bool isRecordKey = isOneOf(key.section, kRecordSections);
       if (recordSection.empty() ? isRecordKey : key.section != recordSection) continue;
       const toml::table literal = toml::parse(std::string("value = ") + key.defaultValue);
@@ -702,10 +704,26 @@ VehicleScript loadVehicleScript(const std::string& path) {
   return parseVehicleScript(readTextFile(path, "vehicle script"), path);
 }
 
+namespace {
+
+// The default as TOML: a field key's from the default-constructed settings.
+std::string defaultText(const Key& key) {
+  if (!key.field) return key.defaultValue;
+  VehicleSettings vehicle;
+  WheelSettings wheel;
+  TireSettings tire;
+  DifferentialSettings differential;
+  std::ostringstream out;
+  out << key.field->bind(FieldOwners{&vehicle, &wheel, &tire, &differential}).get();
+  return out.str();
+}
+
+}  // namespace
+
 std::vector<ScriptKeyInfo> scriptKeyReference() {
   std::vector<ScriptKeyInfo> reference;
   for (const Key& key : keys())
-    reference.push_back({key.section, key.name, key.type, key.unit, key.defaultValue, rangeText(key),
+    reference.push_back({key.section, key.name, key.type, key.unit, defaultText(key), rangeText(key),
                          key.meaning, key.minimum, key.maximum, key.field});
   return reference;
 }
