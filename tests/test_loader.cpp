@@ -352,3 +352,22 @@ TEST_CASE("a script's key errors are reported together, each with its line") {
     CHECK(message.find("three.vehicle.toml:7: gearbox.final_drive: expects a number, got a string") != std::string::npos);
   }
 }
+
+TEST_CASE("a spawned vehicle's settings error keeps its problems and names the script") {
+  // Settings changed after loading (a tuning panel, a game's code) are validated when the vehicle
+  // is spawned: the error is a SettingsError, placed at the script, with every problem listed.
+  LoadedVehicle sedan = loadVehicle(kData + "/vehicles/sedan.vehicle.toml");
+  sedan.settings.wheels[0].radius = -1;
+  sedan.settings.stabilizer = -2;
+  TestWorld world(btVector3(0, 0, -9.81f));
+  try {
+    SpawnedVehicle car(world.world(), sedan, btTransform::getIdentity());
+    FAIL("expected a SettingsError");
+  } catch (const SettingsError& error) {
+    CHECK(error.location().file.find("sedan.vehicle.toml") != std::string::npos);
+    REQUIRE(error.problems().size() == 2);
+    CHECK(error.problems()[0].find("wheel 1: radius = -1") != std::string::npos);
+    CHECK(error.problems()[1].find("stabilizer = -2") != std::string::npos);
+    CHECK(world.world().getNumCollisionObjects() == 0);  // the chassis went with the error
+  }
+}

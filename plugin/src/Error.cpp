@@ -31,7 +31,10 @@ Error::Error(ErrorLocation location, const std::string& message)
       message_(message) {}
 
 SettingsError::SettingsError(std::vector<std::string> problems)
-    : Error(ErrorLocation{}, joinProblems(problems)), problems_(std::move(problems)) {}
+    : SettingsError(ErrorLocation{}, std::move(problems)) {}
+
+SettingsError::SettingsError(ErrorLocation location, std::vector<std::string> problems)
+    : Error(std::move(location), joinProblems(problems)), problems_(std::move(problems)) {}
 
 std::string readTextFile(const std::string& path, const std::string& what) {
   std::ifstream file(path, std::ios::binary);

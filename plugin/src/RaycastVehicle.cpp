@@ -15,12 +15,10 @@
 #include "raycar/StaticLoads.h"
 #include "raycar/Suspension.h"
 
+#include "Finite.h"
+
 namespace raycar {
 namespace {
-
-bool isFinite(const btVector3& v) {
-  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
-}
 
 // A ray nearly parallel to the ground would turn a small normal speed into a huge suspension
 // speed; below this cosine the ratio is held.

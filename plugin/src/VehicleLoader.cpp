@@ -393,7 +393,7 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehic
     vehicle_ = std::make_unique<RaycastVehicle>(*chassis_, loaded_.settings);
   } catch (const SettingsError& error) {
     world_.removeRigidBody(chassis_.get());
-    throw Error({loaded_.scriptPath, 0, ""}, error.what());
+    throw SettingsError({loaded_.scriptPath, 0, ""}, error.problems());  // placed, problems kept
   }
   world_.addAction(vehicle_.get());
 }

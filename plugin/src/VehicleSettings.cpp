@@ -5,12 +5,10 @@
 
 #include "raycar/SettingsFields.h"
 
+#include "Finite.h"
+
 namespace raycar {
 namespace {
-
-bool isFinite(const btVector3& v) {
-  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
-}
 
 void validateWheel(WheelSettings wheel, const std::string& name,
                    std::vector<std::string>& problems) {

@@ -27,10 +27,12 @@ class Error : public std::runtime_error {
   std::string message_;
 };
 
-// Settings that fail validation. Holds every problem found, not only the first.
+// Settings that fail validation. Holds every problem found, not only the first; what() lists them.
 class SettingsError : public Error {
  public:
   explicit SettingsError(std::vector<std::string> problems);
+  // The same, placed: the script whose settings they are (a spawned vehicle's).
+  SettingsError(ErrorLocation location, std::vector<std::string> problems);
   const std::vector<std::string>& problems() const { return problems_; }
 
  private:
