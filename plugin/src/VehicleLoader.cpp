@@ -30,7 +30,6 @@ class Builder {
     vehicle_.modelAxes = script_.modelAxes;
     vehicle_.chassis = script_.chassis;
     vehicle_.camera = script_.camera;
-    vehicle_.settings.solver.implicitDamper = script_.chassis.integrationType == 1;
     findParts();
     computeMass();
     buildWheels();

@@ -247,7 +247,10 @@ const std::vector<Key>& keys() {
       {"params", "stabilizer", FieldScope::Vehicle, "stabilizer",
        "anti-roll per axle"},
       {"params", "integration_type", T::Integer, "", 0, 1, "1", "0 explicit damper, 1 implicit damper",
-       SET(t.script.chassis.integrationType = int(v.integer))},
+       SET({
+         t.script.chassis.integrationType = int(v.integer);
+         t.script.settings.solver.implicitDamper = v.integer == 1;
+       })},
       {"params", "cam_stiffness_positive", T::Vector3, "1/s^2", 0, 1e6, "[0, 0, 0]", "camera spring per axis (x, y, z) for positive offsets; 0: fixed",
        SET(t.script.camera.stiffnessPositive = v.vector)},
       {"params", "cam_stiffness_negative", T::Vector3, "1/s^2", 0, 1e6, "[0, 0, 0]", "camera spring per axis for negative offsets; 0: fixed",
@@ -676,17 +679,14 @@ std::string directoryOf(const std::string& path) {
 VehicleScript parseVehicleScript(const std::string& text, const std::string& path) {
   VehicleScript script;
   script.path = path;
-  script.hulls.reserve(64);  // records are pointed at while they are read
-  script.wheels.reserve(64);
-  script.tires.reserve(64);
-  script.settings.differentials.reserve(64);
   toml::table document;
   try {
     document = toml::parse(text, path);
   } catch (const toml::parse_error& error) {
     throw Error({path, int(error.source().begin.line), ""}, std::string(error.description()));
   }
-  // Records beyond the reserved room would move the records being written into.
+  // A record is written through a pointer only while it is the last one read, so the vectors may
+  // grow; 64 records a section is the limit because no vehicle has more (axles end at 64).
   for (const char* section : kRecordSections) {
     const toml::array* records = document[section].as_array();
     if (records && records->size() > 64)
