@@ -153,13 +153,14 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
   // that put an object's `v` lines before its `g` line, or a material `g` inside an `o`, leave
   // vertices under a statement that belong to another object's faces: those are not taken.)
   std::vector<bool> used(positions.size() / 3, false);
+  auto markUsed = [&used](const std::vector<tinyobj::index_t>& indices) {
+    for (const tinyobj::index_t& index : indices)
+      if (index.vertex_index >= 0 && size_t(index.vertex_index) < used.size()) used[size_t(index.vertex_index)] = true;
+  };
   for (const tinyobj::shape_t& shape : reader.GetShapes()) {
-    for (const tinyobj::index_t& index : shape.mesh.indices)
-      if (index.vertex_index >= 0 && size_t(index.vertex_index) < used.size()) used[size_t(index.vertex_index)] = true;
-    for (const tinyobj::index_t& index : shape.lines.indices)
-      if (index.vertex_index >= 0 && size_t(index.vertex_index) < used.size()) used[size_t(index.vertex_index)] = true;
-    for (const tinyobj::index_t& index : shape.points.indices)
-      if (index.vertex_index >= 0 && size_t(index.vertex_index) < used.size()) used[size_t(index.vertex_index)] = true;
+    markUsed(shape.mesh.indices);
+    markUsed(shape.lines.indices);
+    markUsed(shape.points.indices);
   }
   for (const LineIndex::Declared& declared : lines.objects) {
     if (declared.name.empty() || model.find(declared.name) != nullptr) continue;

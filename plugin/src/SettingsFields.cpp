@@ -156,10 +156,18 @@ const SettingsField* findSettingsField(FieldScope scope, const std::string& name
   return nullptr;
 }
 
+std::string rangeText(double minimum, double maximum, bool integer) {
+  const int digits = integer ? 12 : 6;
+  auto text = [digits](double value) {
+    if (std::isinf(value)) return std::string(value > 0 ? "inf" : "-inf");
+    return numberText(value, digits);
+  };
+  const std::string low = minimum == kFieldPositive ? "(0" : (std::isinf(minimum) ? "(" : "[") + text(minimum);
+  return low + ", " + text(maximum) + (std::isinf(maximum) ? ")" : "]");
+}
+
 std::string fieldRangeText(const SettingsField& field) {
-  const int digits = field.integer ? 12 : 6;  // an int's ends whole: 2147483647, not 2.14748e+09
-  const std::string low = field.minimum == kFieldPositive ? "(0" : "[" + numberText(field.minimum, digits);
-  return low + ", " + numberText(field.maximum, digits) + "]";
+  return rangeText(field.minimum, field.maximum, field.integer);
 }
 
 std::string fieldValueProblem(const SettingsField& field, double value) {
@@ -175,11 +183,15 @@ std::string fieldValueProblem(const SettingsField& field, double value) {
          (field.unit[0] ? std::string(" (") + field.unit + ")" : std::string());
 }
 
-void checkFields(FieldScope scope, const FieldOwners& owners, const std::string& prefix,
+void checkFields(FieldScope scope, const ConstFieldOwners& owners, const std::string& prefix,
                  std::vector<std::string>& problems) {
+  // The rows bind writable members (the script writes through them); a check only reads them.
+  const FieldOwners readable{const_cast<VehicleSettings*>(owners.vehicle), const_cast<WheelSettings*>(owners.wheel),
+                             const_cast<TireSettings*>(owners.tire),
+                             const_cast<DifferentialSettings*>(owners.differential)};
   for (const SettingsField& field : kFields) {
     if (field.scope != scope) continue;
-    const std::string problem = fieldValueProblem(field, field.bind(owners).get());
+    const std::string problem = fieldValueProblem(field, field.bind(readable).get());
     if (!problem.empty()) problems.push_back(prefix + field.name + " " + problem);
   }
 }

@@ -184,8 +184,7 @@ std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings) {
 
 std::vector<std::string> validateTire(const TireSettings& settings, const std::string& name) {
   std::vector<std::string> problems;
-  TireSettings fields = settings;
-  checkFields(FieldScope::Tire, FieldOwners{nullptr, nullptr, &fields}, name + ": ", problems);
+  checkFields(FieldScope::Tire, ConstFieldOwners{nullptr, nullptr, &settings}, name + ": ", problems);
   // The curves' own rules: a tabulated curve's points always; a Magic Formula's parameters
   // only when the field rows passed them (a NaN parameter is one problem, not two).
   if (settings.model == TireModelKind::SlipCurves && !settings.customModel) {

@@ -448,9 +448,7 @@ std::string numberText(double value) {
 
 std::string rangeText(const Key& key) {
   if (key.type == T::Text || key.type == T::Boolean) return "";
-  if (key.field) return fieldRangeText(*key.field);
-  std::string low = key.minimum == kPositive ? "(0" : "[" + numberText(key.minimum);
-  return low + ", " + numberText(key.maximum) + (std::isinf(key.maximum) ? ")" : "]");
+  return raycar::rangeText(key.minimum, key.maximum, key.type == T::Integer || key.type == T::IntegerList);
 }
 
 class Parser {

@@ -10,9 +10,9 @@
 namespace raycar {
 namespace {
 
-void validateWheel(WheelSettings wheel, const std::string& name,
+void validateWheel(const WheelSettings& wheel, const std::string& name,
                    std::vector<std::string>& problems) {
-  checkFields(FieldScope::Wheel, FieldOwners{nullptr, &wheel}, name + ": ", problems);
+  checkFields(FieldScope::Wheel, ConstFieldOwners{nullptr, &wheel}, name + ": ", problems);
   if (wheel.stiffness == 0 && !(wheel.suspensionRestLength < wheel.suspensionMaxLength)) {
     problems.push_back(name + ": automatic stiffness needs suspensionRestLength (len_initial, " +
                        std::to_string(wheel.suspensionRestLength) + " m) < suspensionMaxLength (len_max, " +
@@ -37,9 +37,8 @@ void validateDifferentials(const VehicleSettings& settings, std::vector<std::str
     for (size_t e = 0; e < d; ++e)
       if (settings.differentials[e].axle == differential.axle)
         problems.push_back(name + ": axle already has differential " + std::to_string(e + 1));
-    DifferentialSettings copy = differential;
-    checkFields(FieldScope::Differential, FieldOwners{nullptr, nullptr, nullptr, &copy}, name + ": ",
-                problems);
+    checkFields(FieldScope::Differential, ConstFieldOwners{nullptr, nullptr, nullptr, &differential},
+                name + ": ", problems);
     if (differential.torqueShare >= 0) {
       anyShare = true;
       shareSum += differential.torqueShare;
@@ -100,8 +99,7 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
     }
   }
   // Every number against its row of the field table; then the rules between fields, per module.
-  VehicleSettings fields = settings;
-  checkFields(FieldScope::Vehicle, FieldOwners{&fields}, "", problems);
+  checkFields(FieldScope::Vehicle, ConstFieldOwners{&settings}, "", problems);
   for (auto& text : validateEngine(settings.engine)) problems.push_back(text);
   for (auto& text : validateGearbox(settings.gearbox, settings.engine.maxRpm)) problems.push_back(text);
   validateDifferentials(settings, problems);

@@ -130,7 +130,7 @@ def centre(obj, depsgraph):
     return sum(points, points[0] * 0) / len(points)
 
 
-def radius(obj, depsgraph):
+def radius(obj):
     """Half the wheel's largest extent: near enough its radius for grouping axles."""
     if obj.type != "MESH":
         return 0.3
@@ -142,7 +142,7 @@ def write_script(path, obj_path, forward, hulls, wheels, depsgraph):
     # Axles front to back: wheels whose centres lie within a wheel radius along the car share one
     # (raycar's own rule for wheels of one axle).
     along = [sum(a * b for a, b in zip(centre(w, depsgraph), forward_vector)) for w in wheels]
-    wheel_radius = max([radius(w, depsgraph) for w in wheels] or [0.3])
+    wheel_radius = max([radius(w) for w in wheels] or [0.3])
     order = sorted(set(round(a, 6) for a in along), reverse=True)
     axle_of, axles = {}, []
     for a in order:

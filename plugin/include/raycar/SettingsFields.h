@@ -64,14 +64,24 @@ const std::vector<SettingsField>& settingsFields();
 // The row of that name and scope; nullptr when there is none.
 const SettingsField* findSettingsField(FieldScope scope, const std::string& name);
 
-// "[0, 10]" or "(0, 10]": the range as the reference and the messages print it.
+// "[0, 10]", "(0, 10]" (minimum kFieldPositive) or "[0, inf)": a range as the script reference
+// and the messages print it; integers whole (2147483647, not 2.14748e+09).
+std::string rangeText(double minimum, double maximum, bool integer);
 std::string fieldRangeText(const SettingsField& field);
 // Empty when `value` may stand in the field; else why not ("= 1e+38 is out of range [0, 10] (N/m)").
 std::string fieldValueProblem(const SettingsField& field, double value);
 
+// The settings objects a check reads (it never writes them); only the one of its scope is read.
+struct ConstFieldOwners {
+  const VehicleSettings* vehicle = nullptr;
+  const WheelSettings* wheel = nullptr;
+  const TireSettings* tire = nullptr;
+  const DifferentialSettings* differential = nullptr;
+};
+
 // Every row of `scope` whose value in `owners` is not finite or out of its range, each as
 // "<prefix><name> = <value> is out of range <range> (<unit>)".
-void checkFields(FieldScope scope, const FieldOwners& owners, const std::string& prefix,
+void checkFields(FieldScope scope, const ConstFieldOwners& owners, const std::string& prefix,
                  std::vector<std::string>& problems);
 
 }  // namespace raycar
