@@ -18,7 +18,7 @@ bool isFinite(const btVector3& v) {
 }
 }  // namespace
 
-SceneRunner::SceneRunner(const Scene& scene)
+SceneRunner::SceneRunner(const Scene& scene, int threads)
     : scene_(scene),
       configuration_(std::make_unique<btDefaultCollisionConfiguration>()),
       dispatcher_(std::make_unique<btCollisionDispatcher>(configuration_.get())),
@@ -29,6 +29,10 @@ SceneRunner::SceneRunner(const Scene& scene)
   world_->setGravity(btVector3(0, 0, btScalar(-scene.gravity)));
   totalSteps_ = int(std::lround(scene.duration / scene.step));
   buildGround();
+  if (threads > 0) {
+    group_ = std::make_unique<VehicleGroup>(threads);
+    world_->addAction(group_.get());
+  }
   spawnVehicles();
   // Seed 001's max_time_step_vehicle: the scene step is split into equal substeps no longer than
   // the smallest cap among the vehicles.
@@ -38,7 +42,8 @@ SceneRunner::SceneRunner(const Scene& scene)
 }
 
 SceneRunner::~SceneRunner() {
-  runs_.clear();  // vehicles leave the world before the ground and the world go
+  runs_.clear();  // vehicles leave the world (and the group) before the ground and the world go
+  if (group_) world_->removeAction(group_.get());
   if (ground_) world_->removeRigidBody(ground_.get());
 }
 
@@ -113,7 +118,8 @@ void SceneRunner::spawnVehicles() {
       Run run;
       // The scene's world is Z up and heading 0 faces +Y; the model stands on its script's axes.
       const btTransform upright = placeModel(vehicle, btVector3(0, 0, 1), btVector3(0, 1, 0), btVector3(0, 0, 0));
-      run.car = std::make_unique<SpawnedVehicle>(*world_, vehicle, btTransform(heading, position) * upright);
+      run.car = std::make_unique<SpawnedVehicle>(*world_, vehicle, btTransform(heading, position) * upright,
+                                                 group_.get());
       run.car->chassis().setActivationState(DISABLE_DEACTIVATION);
       run.driver = makeDriver(entry);
       measureAxles(run);
@@ -167,7 +173,7 @@ void SceneRunner::respawnVehicle(size_t index, const LoadedVehicle& vehicle) {
   const btVector3 angularVelocity = old.getAngularVelocity();
   const btVector3 oldCentre = old.getCenterOfMassPosition();
   // Built before the old one goes: if the settings are rejected, the old vehicle stays.
-  auto car = std::make_unique<SpawnedVehicle>(*world_, vehicle, modelToWorld);
+  auto car = std::make_unique<SpawnedVehicle>(*world_, vehicle, modelToWorld, group_.get());
   run.car = std::move(car);
   btRigidBody& chassis = run.car->chassis();
   const btVector3 centre = chassis.getCenterOfMassPosition();

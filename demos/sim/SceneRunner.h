@@ -58,7 +58,10 @@ struct SceneSummary {
 
 class SceneRunner {
  public:
-  explicit SceneRunner(const Scene& scene);
+  // threads = 0: each vehicle is its own action in the world; threads >= 1: all of them belong to
+  // one VehicleGroup of that many threads (the same trajectories, bitwise, for cars that do not
+  // drive on each other).
+  explicit SceneRunner(const Scene& scene, int threads = 0);
   ~SceneRunner();
   const Scene& scene() const { return scene_; }
   btDiscreteDynamicsWorld& world() { return *world_; }
@@ -112,6 +115,7 @@ class SceneRunner {
   std::unique_ptr<btTriangleMesh> groundMesh_;
   std::vector<float> heights_;
   std::unique_ptr<btRigidBody> ground_;
+  std::unique_ptr<VehicleGroup> group_;  // with threads >= 1; outlives the vehicles in runs_
   std::vector<Run> runs_;
   std::vector<TelemetryRow> telemetry_;
   int steps_ = 0;

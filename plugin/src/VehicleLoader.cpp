@@ -7,6 +7,7 @@
 
 #include "raycar/Error.h"
 #include "raycar/MassProperties.h"
+#include "raycar/VehicleGroup.h"
 
 namespace raycar {
 namespace {
@@ -370,8 +371,8 @@ LoadedVehicle loadVehicle(const std::string& scriptPath) {
 // ---------------------------------------------------------------------------------------------
 
 SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
-                               const btTransform& modelToWorld)
-    : world_(world), loaded_(vehicle) {
+                               const btTransform& modelToWorld, VehicleGroup* group)
+    : world_(world), loaded_(vehicle), group_(group) {
   shape_ = std::make_unique<btCompoundShape>();
   for (const MeshPart& hull : loaded_.collisionHulls) {
     auto shape = std::make_unique<btConvexHullShape>();
@@ -389,12 +390,17 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehic
   chassis_->setSleepingThresholds(loaded_.chassis.sleepSpeed, chassis_->getAngularSleepingThreshold());
   world_.addRigidBody(chassis_.get());
   try {
-    vehicle_ = std::make_unique<RaycastVehicle>(*chassis_, loaded_.settings);
+    if (group_ != nullptr) {
+      vehicle_ = &group_->addVehicle(*chassis_, loaded_.settings);
+    } else {
+      ownVehicle_ = std::make_unique<RaycastVehicle>(*chassis_, loaded_.settings);
+      vehicle_ = ownVehicle_.get();
+    }
   } catch (const SettingsError& error) {
     world_.removeRigidBody(chassis_.get());
     throw SettingsError({loaded_.scriptPath, 0, ""}, error.problems());  // placed, problems kept
   }
-  world_.addAction(vehicle_.get());
+  if (group_ == nullptr) world_.addAction(vehicle_);
 }
 
 btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
@@ -413,7 +419,10 @@ btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
 }
 
 SpawnedVehicle::~SpawnedVehicle() {
-  world_.removeAction(vehicle_.get());
+  if (group_ != nullptr)
+    group_->removeVehicle(*vehicle_);
+  else
+    world_.removeAction(vehicle_);
   world_.removeRigidBody(chassis_.get());
 }
 

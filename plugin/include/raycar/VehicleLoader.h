@@ -34,6 +34,7 @@
 #include "raycar/ChaseCamera.h"
 #include "raycar/ObjModel.h"
 #include "raycar/RaycastVehicle.h"
+#include "raycar/VehicleGroup.h"
 #include "raycar/VehicleScript.h"
 
 namespace raycar {
@@ -89,8 +90,10 @@ btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
 // A vehicle living in a world. Destroying it removes it and leaves the world as it was.
 class SpawnedVehicle {
  public:
+  // The vehicle is its own action in `world`, or, with a `group`, one of the group's vehicles
+  // (the group is then the world's action, added by the caller, and must outlive this object).
   SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
-                 const btTransform& modelToWorld);
+                 const btTransform& modelToWorld, VehicleGroup* group = nullptr);
   ~SpawnedVehicle();
   SpawnedVehicle(const SpawnedVehicle&) = delete;
   SpawnedVehicle& operator=(const SpawnedVehicle&) = delete;
@@ -121,7 +124,9 @@ class SpawnedVehicle {
   std::vector<std::unique_ptr<btConvexHullShape>> hulls_;
   std::unique_ptr<btDefaultMotionState> motionState_;
   std::unique_ptr<btRigidBody> chassis_;
-  std::unique_ptr<RaycastVehicle> vehicle_;
+  VehicleGroup* group_ = nullptr;              // the group that owns vehicle_, or null
+  std::unique_ptr<RaycastVehicle> ownVehicle_;  // without a group
+  RaycastVehicle* vehicle_ = nullptr;
   std::vector<SuspensionPose> poses_;
 };
 
