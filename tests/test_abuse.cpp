@@ -18,10 +18,10 @@
 
 #include "TestWorld.h"
 #include "raycar/Error.h"
-#include "raycar/ObjModel.h"
-#include "raycar/SettingsFields.h"
-#include "raycar/VehicleLoader.h"
-#include "raycar/VehicleScript.h"
+#include "raycar/io/ObjModel.h"
+#include "raycar/vehicle/SettingsFields.h"
+#include "raycar/io/VehicleLoader.h"
+#include "raycar/io/VehicleScript.h"
 
 using namespace raycar;
 using namespace raycar::test;

@@ -9,7 +9,7 @@
 #include <new>
 
 #include "TestWorld.h"
-#include "raycar/VehicleGroup.h"
+#include "raycar/parallel/VehicleGroup.h"
 
 namespace {
 std::atomic<bool> counting{false};

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "Tolerance.h"
-#include "raycar/KinematicBicycle.h"
+#include "raycar/extras/KinematicBicycle.h"
 
 using namespace raycar;
 using namespace raycar::test;

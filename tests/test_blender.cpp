@@ -11,7 +11,7 @@
 
 #include "SceneRunner.h"
 #include "raycar/Error.h"
-#include "raycar/VehicleLoader.h"
+#include "raycar/io/VehicleLoader.h"
 
 using namespace raycar;
 using namespace raycar::sim;

@@ -5,7 +5,7 @@
 
 #include "TestWorld.h"
 #include "Tolerance.h"
-#include "raycar/Powertrain.h"
+#include "raycar/vehicle/Powertrain.h"
 
 using namespace raycar;
 using namespace raycar::test;

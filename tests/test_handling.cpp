@@ -13,8 +13,8 @@
 #include "SceneRunner.h"
 #include "TestWorld.h"
 #include "Tolerance.h"
-#include "raycar/FrictionCurve.h"
-#include "raycar/SingleTrack.h"
+#include "raycar/tire/FrictionCurve.h"
+#include "raycar/extras/SingleTrack.h"
 
 using namespace raycar;
 using namespace raycar::sim;

@@ -10,10 +10,10 @@
 #include "TestWorld.h"
 #include "Tolerance.h"
 #include "raycar/Error.h"
-#include "raycar/MassProperties.h"
-#include "raycar/ObjModel.h"
-#include "raycar/VehicleLoader.h"
-#include "raycar/VehicleScript.h"
+#include "raycar/io/MassProperties.h"
+#include "raycar/io/ObjModel.h"
+#include "raycar/io/VehicleLoader.h"
+#include "raycar/io/VehicleScript.h"
 
 using namespace raycar;
 using namespace raycar::test;

@@ -18,7 +18,7 @@
 #include "Scene.h"
 #include "SceneRunner.h"
 #include "raycar/Error.h"
-#include "raycar/VehicleScript.h"
+#include "raycar/io/VehicleScript.h"
 
 using namespace raycar;
 using namespace raycar::sim;

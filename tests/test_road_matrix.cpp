@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "RoadRig.h"
-#include "raycar/Steering.h"
+#include "raycar/vehicle/Steering.h"
 
 using namespace raycar;
 using namespace raycar::test;

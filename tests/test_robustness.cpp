@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "TestWorld.h"
-#include "raycar/ObjModel.h"
-#include "raycar/VehicleLoader.h"
-#include "raycar/VehicleScript.h"
+#include "raycar/io/ObjModel.h"
+#include "raycar/io/VehicleLoader.h"
+#include "raycar/io/VehicleScript.h"
 #include "Tolerance.h"
 
 using namespace raycar;

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "raycar/Error.h"
-#include "raycar/StaticLoads.h"
+#include "raycar/vehicle/StaticLoads.h"
 #include "Tolerance.h"
 
 using namespace raycar;

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "raycar/FrictionCurve.h"
-#include "raycar/Tire.h"
+#include "raycar/tire/FrictionCurve.h"
+#include "raycar/tire/Tire.h"
 #include "Tolerance.h"
 
 using namespace raycar;

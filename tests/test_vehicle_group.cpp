@@ -8,7 +8,7 @@
 
 #include "TestWorld.h"
 #include "raycar/Error.h"
-#include "raycar/VehicleGroup.h"
+#include "raycar/parallel/VehicleGroup.h"
 
 using namespace raycar;
 using namespace raycar::test;

@@ -13,8 +13,8 @@
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
 
 #include "TestWorld.h"
-#include "WheelQuery.h"
-#include "WheelRaycast.h"
+#include "ground/WheelQuery.h"
+#include "ground/WheelRaycast.h"
 
 using namespace raycar;
 using namespace raycar::test;

@@ -21,7 +21,7 @@
 #include <memory>
 
 #include "Scene.h"
-#include "raycar/DriverInput.h"
+#include "raycar/vehicle/DriverInput.h"
 
 namespace raycar::sim {
 

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "raycar/Error.h"
-#include "raycar/ObjModel.h"
+#include "raycar/io/ObjModel.h"
 
 namespace raycar::sim {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "Drivers.h"
 #include "Scene.h"
-#include "raycar/KinematicBicycle.h"
-#include "raycar/SingleTrack.h"
-#include "raycar/VehicleLoader.h"
+#include "raycar/extras/KinematicBicycle.h"
+#include "raycar/extras/SingleTrack.h"
+#include "raycar/io/VehicleLoader.h"
 
 namespace raycar::sim {
 

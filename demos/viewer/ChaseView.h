@@ -7,8 +7,8 @@
 
 #include "FramePose.h"
 #include "Matrix4.h"
-#include "raycar/ChaseCamera.h"
-#include "raycar/VehicleLoader.h"
+#include "raycar/extras/ChaseCamera.h"
+#include "raycar/io/VehicleLoader.h"
 
 namespace raycar::viewer {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "raycar/RaycastVehicle.h"
+#include "raycar/vehicle/RaycastVehicle.h"
 
 namespace raycar::viewer {
 

@@ -4,7 +4,7 @@
 // 'back' brakes while rolling forward, then engages reverse.
 
 #include "Gl.h"
-#include "raycar/DriverInput.h"
+#include "raycar/vehicle/DriverInput.h"
 
 namespace raycar::viewer {
 

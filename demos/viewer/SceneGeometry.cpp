@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "raycar/ObjModel.h"
+#include "raycar/io/ObjModel.h"
 
 namespace raycar::viewer {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "raycar/VehicleLoader.h"
+#include "raycar/io/VehicleLoader.h"
 
 namespace raycar::viewer {
 

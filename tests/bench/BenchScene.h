@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "HillTerrain.h"
-#include "raycar/RaycastVehicle.h"
-#include "raycar/VehicleGroup.h"
+#include "raycar/vehicle/RaycastVehicle.h"
+#include "raycar/parallel/VehicleGroup.h"
 
 namespace raycar::bench {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "raycar/Error.h"
-#include "raycar/VehicleLoader.h"
+#include "raycar/io/VehicleLoader.h"
 
 namespace {
 const raycar::VehicleScript& script() {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "raycar/Error.h"
-#include "raycar/VehicleScript.h"
+#include "raycar/io/VehicleScript.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "raycar/VehicleLoader.h"
+#include "raycar/io/VehicleLoader.h"
 
 namespace raycar::test {
 

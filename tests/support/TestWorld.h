@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "raycar/RaycastVehicle.h"
+#include "raycar/vehicle/RaycastVehicle.h"
 
 namespace raycar::test {
 

@@ -1,6 +1,6 @@
 // raycar-script-reference: prints the vehicle script reference (the key table) as Markdown,
 // for the README.
-#include <raycar/VehicleScript.h>
+#include <raycar/io/VehicleScript.h>
 
 #include <cstdio>
 

@@ -1,0 +1,72 @@
+#pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
+// VehicleGroup: many vehicles updated from one action, spread over threads.
+//
+// A game with many cars adds one VehicleGroup to its world instead of each RaycastVehicle:
+//
+//   raycar::VehicleGroup group(2);                       // this thread and one worker
+//   raycar::RaycastVehicle& car = group.addVehicle(*chassis, settings);
+//   world->addAction(&group);
+//   car.setInput(input);                                 // as for a lone vehicle
+//
+// Each step runs in three phases:
+//   1. on all threads: every vehicle whose wheel rays the cache answered (they only read the
+//      world, which does not move during an action) and whose wheels touch only static or
+//      kinematic ground runs its whole step; it writes its own chassis alone;
+//   2. on this thread, in vehicle order: the full rayTests the cache left to Bullet (its
+//      broadphase ray walk shares one stack), and the steps of those vehicles on static ground;
+//   3. on this thread, in vehicle order: the vehicles with a wheel on a dynamic body (a box, a
+//      platform, another car), whose solve pushes that body too.
+// No vehicle's result depends on which thread ran it or on the thread count: 1 and N threads
+// give bitwise the same trajectories. Compared with adding the vehicles to the world one by one,
+// only vehicles in phase 3 differ, and only in order (they run after the others).
+
+#include <BulletDynamics/Dynamics/btActionInterface.h>
+
+#include <memory>
+#include <vector>
+
+#include "raycar/vehicle/RaycastVehicle.h"
+
+namespace raycar {
+
+class WorkerPool;
+
+class VehicleGroup : public btActionInterface {
+ public:
+  // threads >= 1: the calling thread plus threads - 1 workers (started here, idle between steps).
+  // With fewer than minimumVehiclesPerThread vehicles per thread, waking the workers costs more
+  // than it saves (tens of microseconds a step), and phase 1 runs on the calling thread alone,
+  // with the same results.
+  explicit VehicleGroup(int threads = 1, int minimumVehiclesPerThread = 32);
+  ~VehicleGroup() override;
+  VehicleGroup(const VehicleGroup&) = delete;
+  VehicleGroup& operator=(const VehicleGroup&) = delete;
+
+  // A vehicle owned by the group (throws SettingsError like RaycastVehicle's constructor). Do not
+  // also add it to the world as an action.
+  RaycastVehicle& addVehicle(btRigidBody& chassis, VehicleSettings settings);
+  void removeVehicle(RaycastVehicle& vehicle);
+  int vehicleCount() const { return int(vehicles_.size()); }
+  // Throws InputError for an index outside [0, vehicleCount()).
+  RaycastVehicle& vehicle(int index);
+  int threadCount() const;
+
+  // btActionInterface
+  void updateAction(btCollisionWorld* world, btScalar dt) override;
+  void debugDraw(btIDebugDraw* drawer) override;
+
+ private:
+  // How far a vehicle's step got in phase 1.
+  enum class Progress : char { Idle, RaysPending, OnDynamicBody, Done };
+  void stepIndependent(int begin, int end);  // phase 1 for vehicles [begin, end)
+
+  std::vector<std::unique_ptr<RaycastVehicle>> vehicles_;
+  std::vector<Progress> progress_;  // per vehicle, this step
+  int minimumVehiclesPerThread_;
+  std::unique_ptr<WorkerPool> pool_;
+  btCollisionWorld* world_ = nullptr;  // during updateAction
+  btScalar dt_ = 0;
+};
+
+}  // namespace raycar

@@ -1,0 +1,84 @@
+#pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
+// Everything a designer tunes for one vehicle. Plain data with a default for every field; the
+// vehicle validates it once, at construction (validateVehicleSettings lists every problem).
+
+#include <LinearMath/btVector3.h>
+
+#include <string>
+#include <vector>
+
+#include "raycar/vehicle/Aero.h"
+#include "raycar/vehicle/Brakes.h"
+#include "raycar/vehicle/Differential.h"
+#include "raycar/vehicle/Engine.h"
+#include "raycar/vehicle/Gearbox.h"
+#include "raycar/vehicle/Steering.h"
+#include "raycar/vehicle/Wheel.h"
+
+namespace raycar {
+
+// The chassis body's own axes (unit vectors in its local frame). Bullet scenes are usually Y up;
+// CryEngine models are Z up, Y forward. right = forward x up.
+struct ChassisAxes {
+  btVector3 up{0, 1, 0};
+  btVector3 forward{0, 0, 1};
+  btVector3 right() const { return forward.cross(up); }
+};
+
+// CryEngine's friction modifiers (seed 001), applied after (tire + ground) / 2 is clamped.
+struct FrictionRules {
+  btScalar slipThreshold = 0.05;        // m/s: a contact sliding faster than this is slipping
+  btScalar dynamicFrictionRatio = 1.0;  // friction factor while slipping (dyn_friction_ratio)
+  btScalar handbrakeFrictionScale = 0.85;  // handbraked wheels: friction x this, per direction
+  btScalar maxBrakingFriction = 100;    // cap on a handbraked wheel's friction
+};
+
+// The velocity-level contact solve (ContactSolver.cpp).
+struct ContactSolverSettings {
+  int iterations = 8;          // at most this many Gauss-Seidel sweeps over the wheels per step
+  btScalar tolerance = 1;   // N: the sweeps stop once one changes no row by more than this
+                               // force (x dt); each step starts from the last step's impulses
+  btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire is static friction
+  btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
+  // m/s: the fastest a bump stop pushes an overlap out. A car spawned with a wheel deep in the
+  // ground (or a 10 m wheel on a 0.3 m one's mounting) comes out at this speed instead of being
+  // fired out at errorReduction x overlap / dt (240 m/s for 10 m at 120 Hz).
+  btScalar bumpStopMaxRecoverySpeed = 5;
+  bool implicitDamper = true;  // integration_type 1; false (0): the damper uses the speed measured
+                               // before the step, as seed 000 does (unstable for stiff dampers)
+};
+
+// The wheels' ground queries (stage 2 of the step, RaycastVehicle.h). With `cache` on, each wheel keeps the few
+// triangles of static and moving btBvhTriangleMeshShape ground around its ray and answers its ray
+// from them, bitwise what btCollisionWorld::rayTest would answer (MeshRayCache.h says why); other
+// objects near the car are found through the broadphase every step and tested exactly.
+struct WheelQuerySettings {
+  bool cache = true;
+  btScalar margin = 0.3;       // m: how far around its ray a wheel's cached region reaches
+  btScalar lookahead = 0.1;    // s: the region also covers where the wheel's velocity takes it
+  int maxCachedTriangles = 16;  // per wheel and mesh; a denser region is gathered smaller
+};
+
+struct VehicleSettings {
+  ChassisAxes axes;
+  std::vector<WheelSettings> wheels;
+  btScalar stabilizer = 0;  // anti-roll, a fraction of stiffness (CryEngine `stabilizer`, 0..2.5)
+  FrictionRules friction;
+  AeroSettings aero;
+  EngineSettings engine;
+  GearboxSettings gearbox;
+  // One per driven axle; empty: an open differential on every axle with driving wheels, torque
+  // shared by driving-wheel count.
+  std::vector<DifferentialSettings> differentials;
+  BrakeSettings brakes;
+  AssistSettings assists;
+  SteeringSettings steering;
+  ContactSolverSettings solver;
+  WheelQuerySettings wheelQuery;
+};
+
+// Every problem with the settings, each naming the wheel or group it concerns; empty when valid.
+std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings);
+
+}  // namespace raycar

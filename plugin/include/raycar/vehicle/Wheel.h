@@ -1,0 +1,72 @@
+#pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
+// A wheel: what a designer tunes (WheelSettings) and what changes every step (WheelState).
+// Directions are in the chassis body's frame, whose axes VehicleSettings::axes names.
+
+#include <LinearMath/btVector3.h>
+
+#include "raycar/tire/Tire.h"
+
+class btCollisionObject;
+
+namespace raycar {
+
+// Which wheels the steering turns (seed 001: those ahead of the centre of mass).
+enum class SteerMode { Automatic, Steered, Fixed };
+
+struct WheelSettings {
+  // Suspension top (pivot), chassis body space (m). The wheel centre hangs below it along the
+  // chassis down axis, at the current suspension length.
+  btVector3 attachmentPoint{0, 0, 0};
+  btScalar radius = 0.35;               // m
+  btScalar width = 0.25;                // m (rendering and debug drawing)
+  btScalar suspensionMaxLength = 0.3;   // len_max (m): relaxed spring length
+  btScalar suspensionRestLength = 0.2;  // len_initial (m): length under the static load
+  btScalar stiffness = 0;       // N/m; 0: chosen so that the static load gives len_initial
+  btScalar damping = -0.8;      // N s/m; <= 0: that fraction (sign dropped) of critical damping
+  btScalar spinInertia = 1.0;   // kg m^2: wheel, tire, hub and brake disc about the axle
+  bool driving = false;         // receives drive torque (informational until the powertrain)
+  int axle = 0;                 // wheels sharing an axle share an anti-roll bar
+  bool canBrake = true;         // the handbrake locks this wheel
+  SteerMode steering = SteerMode::Automatic;  // Automatic: steered when ahead of the centre of mass
+  btScalar minFriction = 0;     // lower clamp of (tire + ground) / 2
+  btScalar maxFriction = 100;   // upper clamp of (tire + ground) / 2
+  int surfaceId = 0;            // the game's tire surface identifier; raycar only carries it
+  TireSettings tire;
+};
+
+struct WheelState {
+  // Ground query
+  bool inContact = false;
+  btVector3 contactPoint{0, 0, 0};   // world (m); the ray's end when airborne
+  btVector3 contactNormal{0, 0, 0};  // world, unit; zero when airborne
+  // The object the last ray pass hit (null when airborne). Not owned, and not refreshed while the
+  // chassis sleeps: do not dereference it after that object has left the world.
+  const btCollisionObject* groundObject = nullptr;
+  // Suspension
+  btScalar suspensionLength = 0;       // m, in [0, len_max]
+  btScalar suspensionCompression = 0;  // len_max - length (m)
+  btScalar compressionSpeed = 0;       // m/s, > 0 while compressing
+  btScalar normalLoad = 0;             // N (N >= 0), spring + damper + anti-roll + bump stop
+  btScalar staticLoad = 0;             // N: this wheel's share of the weight at rest
+  btScalar stiffness = 0;              // N/m in use (after automatic tuning)
+  btScalar damping = 0;                // N s/m in use (after automatic tuning)
+  // Tire
+  btScalar friction = 0;               // mu used this step, after all modifiers
+  btScalar slipRatio = 0;              // s (dimensionless)
+  btScalar slipAngle = 0;              // alpha (rad); > 0 when the contact slides to the right
+  btScalar longitudinalForce = 0;      // Fx (N) on the chassis along the wheel's forward
+  btScalar lateralForce = 0;           // Fy (N) on the chassis along the wheel's right
+  btScalar utilization = 0;            // sqrt((Fx/Fx_lim)^2 + (Fy/Fy_lim)^2), 1 at the limit
+  bool sliding = false;                // contact slides faster than slip_threshold
+  // Rotation
+  btScalar angularSpeed = 0;           // rad/s, > 0 when rolling forward
+  btScalar rotationAngle = 0;          // rad, in (-pi, pi], for rendering
+  btScalar steerAngle = 0;             // rad, > 0 turns left (steering plus setSteerAngle)
+  // Torques of this step (powertrain and brakes plus the per-wheel inputs)
+  btScalar driveTorque = 0;            // N m at the wheel
+  btScalar brakeTorque = 0;            // N m: footbrake, engine braking, axle friction
+  bool locked = false;                 // held by the handbrake
+};
+
+}  // namespace raycar

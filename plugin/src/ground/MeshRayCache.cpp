@@ -1,0 +1,223 @@
+#include "ground/MeshRayCache.h"
+
+#include <BulletCollision/CollisionShapes/btOptimizedBvh.h>
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
+#include <LinearMath/btAabbUtil2.h>
+
+namespace raycar {
+namespace {
+
+// Leaves are gathered from a box this much (m) larger than the one rays are answered in, so that
+// rounding in Bullet's ray-box tests cannot accept a leaf the gather missed (rounding is ~1e-5 m
+// at 500 m from the origin).
+constexpr btScalar kGatherSlack = 0.01f;
+// A region too dense for the capacity is gathered again with half the margin and lookahead,
+// and finally around the ray alone.
+constexpr int kRefreshAttempts = 4;
+
+// Bullet's BVH accessors are non-const; everything here only reads.
+btBvhTriangleMeshShape& meshShape(const btCollisionObject& object) {
+  return *static_cast<btBvhTriangleMeshShape*>(
+      const_cast<btCollisionShape*>(object.getCollisionShape()));
+}
+
+// Keeps what processTriangle reports, as btCollisionWorld's bridge callback would pass it on.
+class TriangleHits final : public btTriangleRaycastCallback {
+ public:
+  TriangleHits(const btVector3& from, const btVector3& to, unsigned int flags)
+      : btTriangleRaycastCallback(from, to, flags) {}
+  btScalar reportHit(const btVector3& normal, btScalar fraction, int part, int index) override {
+    hit = true;
+    hitNormal = normal;
+    hitFraction = fraction;
+    hitPart = part;
+    hitIndex = index;
+    return fraction;  // what ClosestRayResultCallback::addSingleResult returns to the bridge
+  }
+  bool hit = false;
+  btVector3 hitNormal{0, 0, 0};
+  btScalar hitFraction = 1;
+  int hitPart = 0;
+  int hitIndex = 0;
+};
+
+// One triangle's vertices exactly as btBvhTriangleMeshShape::performRaycast reads them. False for
+// index or vertex types that walk does not read (byte indices).
+bool readTriangle(const btStridingMeshInterface& mesh, int part, int index, btScalar* out) {
+  const unsigned char* vertexBase = nullptr;
+  const unsigned char* indexBase = nullptr;
+  int vertexCount = 0, vertexStride = 0, indexStride = 0, faceCount = 0;
+  PHY_ScalarType vertexType = PHY_FLOAT, indexType = PHY_INTEGER;
+  mesh.getLockedReadOnlyVertexIndexBase(&vertexBase, vertexCount, vertexType, vertexStride,
+                                        &indexBase, indexStride, faceCount, indexType, part);
+  const bool readable = (indexType == PHY_INTEGER || indexType == PHY_SHORT) &&
+                        (vertexType == PHY_FLOAT || vertexType == PHY_DOUBLE);
+  if (readable) {
+    const auto* indices = reinterpret_cast<const unsigned int*>(indexBase + index * indexStride);
+    const btVector3& scaling = mesh.getScaling();
+    for (int corner = 0; corner < 3; ++corner) {
+      const int vertex = indexType == PHY_SHORT
+                             ? reinterpret_cast<const unsigned short*>(indices)[corner]
+                             : int(indices[corner]);
+      const unsigned char* base = vertexBase + vertex * vertexStride;
+      for (int axis = 0; axis < 3; ++axis) {
+        out[3 * corner + axis] =
+            vertexType == PHY_FLOAT
+                ? reinterpret_cast<const float*>(base)[axis] * scaling[axis]
+                : btScalar(reinterpret_cast<const double*>(base)[axis]) * scaling[axis];
+      }
+    }
+  }
+  mesh.unLockReadOnlyVertexBase(part);
+  return readable;
+}
+
+}  // namespace
+
+bool MeshRayCache::canCache(const btCollisionObject& object) {
+  if (object.getCollisionShape()->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return false;
+  btOptimizedBvh* bvh = meshShape(object).getOptimizedBvh();
+  return bvh != nullptr && bvh->isQuantized() && object.getBroadphaseHandle() != nullptr;
+}
+
+bool MeshRayCache::matchesKey(const btCollisionObject& object,
+                              const btBvhTriangleMeshShape& shape) const {
+  return object_ == &object && shape_ == &shape &&
+         bvh_ == const_cast<btBvhTriangleMeshShape&>(shape).getOptimizedBvh() &&
+         proxyId_ == object.getBroadphaseHandle()->m_uniqueId &&
+         scaling_ == shape.getMeshInterface()->getScaling();
+}
+
+bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
+                        const btVector3& to, const btVector3& displacement, btScalar margin,
+                        WheelRayCallback& result) {
+  btBvhTriangleMeshShape& shape = meshShape(object);
+  // As btCollisionWorld::rayTestSingleInternal takes the ray into mesh space.
+  const btTransform& transform = object.getWorldTransform();
+  const btTransform worldToMesh = transform.inverse();
+  const btVector3 fromLocal = worldToMesh * from;
+  const btVector3 toLocal = worldToMesh * to;
+  btVector3 rayMin = fromLocal, rayMax = fromLocal;
+  rayMin.setMin(toLocal);
+  rayMax.setMax(toLocal);
+  const bool inside = rayMin.x() >= boxMin_.x() && rayMin.y() >= boxMin_.y() &&
+                      rayMin.z() >= boxMin_.z() && rayMax.x() <= boxMax_.x() &&
+                      rayMax.y() <= boxMax_.y() && rayMax.z() <= boxMax_.z();
+  if (!inside || !matchesKey(object, shape)) {
+    if (!refresh(object, shape, rayMin, rayMax, worldToMesh.getBasis() * displacement, margin)) {
+      clear();
+      return false;
+    }
+  }
+
+  // The ray's constants as btQuantizedBvh::walkStacklessQuantizedTreeAgainstRay computes them.
+  const btQuantizedBvh& bvh = *shape.getOptimizedBvh();
+  unsigned short rayQuantizedMin[3], rayQuantizedMax[3];
+  bvh.quantizeWithClamp(rayQuantizedMin, rayMin, 0);
+  bvh.quantizeWithClamp(rayQuantizedMax, rayMax, 1);
+  btVector3 direction = toLocal - fromLocal;
+  direction.normalize();
+  const btScalar lambdaMax = direction.dot(toLocal - fromLocal);
+  for (int axis = 0; axis < 3; ++axis)
+    direction[axis] = direction[axis] == btScalar(0.0) ? btScalar(BT_LARGE_FLOAT)
+                                                       : btScalar(1.0) / direction[axis];
+  const unsigned int sign[3] = {direction[0] < 0.0, direction[1] < 0.0, direction[2] < 0.0};
+
+  TriangleHits hits(fromLocal, toLocal, result.m_flags);
+  hits.m_hitFraction = result.m_closestHitFraction;
+  for (int i = 0; i < count_; ++i) {
+    const CachedLeaf& leaf = leaves_[i];
+    if (!testQuantizedAabbAgainstQuantizedAabb(rayQuantizedMin, rayQuantizedMax,
+                                               leaf.quantizedMin, leaf.quantizedMax))
+      continue;
+    const btVector3 bounds[2] = {bvh.unQuantize(leaf.quantizedMin),
+                                 bvh.unQuantize(leaf.quantizedMax)};
+    btScalar entry = 1.0;
+    if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
+    const CachedTriangle& triangle = triangles_[i];
+    const btScalar* v = triangle.vertices;
+    btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
+                             btVector3(v[6], v[7], v[8])};
+    hits.processTriangle(vertices, triangle.part, triangle.index);
+  }
+  if (hits.hit) {
+    btCollisionWorld::LocalShapeInfo shapeInfo;
+    shapeInfo.m_shapePart = hits.hitPart;
+    shapeInfo.m_triangleIndex = hits.hitIndex;
+    btCollisionWorld::LocalRayResult rayResult(&object, &shapeInfo,
+                                               transform.getBasis() * hits.hitNormal,
+                                               hits.hitFraction);
+    result.addSingleResult(rayResult, true);
+  }
+  return true;
+}
+
+bool MeshRayCache::refresh(const btCollisionObject& object, const btBvhTriangleMeshShape& shape,
+                           const btVector3& rayMin, const btVector3& rayMax,
+                           const btVector3& displacement, btScalar margin) {
+  btVector3 ahead = displacement;
+  for (int attempt = 0; attempt < kRefreshAttempts; ++attempt) {
+    if (attempt == kRefreshAttempts - 1) {
+      ahead.setZero();
+      margin = 0;
+    }
+    btVector3 boxMin = rayMin, boxMax = rayMax;
+    boxMin.setMin(rayMin + ahead);
+    boxMax.setMax(rayMax + ahead);
+    boxMin -= btVector3(margin, margin, margin);
+    boxMax += btVector3(margin, margin, margin);
+    const btVector3 slack(kGatherSlack, kGatherSlack, kGatherSlack);
+    if (gather(shape, boxMin - slack, boxMax + slack)) {
+      object_ = &object;
+      shape_ = &shape;
+      bvh_ = const_cast<btBvhTriangleMeshShape&>(shape).getOptimizedBvh();
+      proxyId_ = object.getBroadphaseHandle()->m_uniqueId;
+      scaling_ = shape.getMeshInterface()->getScaling();
+      boxMin_ = boxMin;
+      boxMax_ = boxMax;
+      return true;
+    }
+    ahead *= btScalar(0.5);
+    margin *= btScalar(0.5);
+  }
+  return false;
+}
+
+bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& boxMin,
+                          const btVector3& boxMax) {
+  btOptimizedBvh& bvh = *const_cast<btBvhTriangleMeshShape&>(shape).getOptimizedBvh();
+  unsigned short queryMin[3], queryMax[3];
+  bvh.quantizeWithClamp(queryMin, boxMin, 0);
+  bvh.quantizeWithClamp(queryMax, boxMax, 1);
+  const btStridingMeshInterface& mesh = *shape.getMeshInterface();
+  const btQuantizedBvhNode* nodes = &bvh.getQuantizedNodeArray()[0];
+  // The walk of btQuantizedBvh::walkStacklessQuantizedTree: nodes in array order, a subtree
+  // skipped by its escape index; the root's escape index is the node count.
+  const int end = nodes[0].isLeafNode() ? 1 : nodes[0].getEscapeIndex();
+  count_ = 0;
+  for (int i = 0; i < end;) {
+    const btQuantizedBvhNode& node = nodes[i];
+    const bool overlap = testQuantizedAabbAgainstQuantizedAabb(
+        queryMin, queryMax, node.m_quantizedAabbMin, node.m_quantizedAabbMax);
+    if (!node.isLeafNode()) {
+      i += overlap ? 1 : node.getEscapeIndex();
+      continue;
+    }
+    ++i;
+    if (!overlap) continue;
+    if (count_ == capacity_) return false;
+    CachedTriangle& triangle = triangles_[count_];
+    triangle.part = node.getPartId();
+    triangle.index = node.getTriangleIndex();
+    if (!readTriangle(mesh, triangle.part, triangle.index, triangle.vertices)) return false;
+    CachedLeaf& leaf = leaves_[count_];
+    for (int axis = 0; axis < 3; ++axis) {
+      leaf.quantizedMin[axis] = node.m_quantizedAabbMin[axis];
+      leaf.quantizedMax[axis] = node.m_quantizedAabbMax[axis];
+    }
+    ++count_;
+  }
+  return true;
+}
+
+}  // namespace raycar

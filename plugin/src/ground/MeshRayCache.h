@@ -1,0 +1,95 @@
+#pragma once
+// Exact wheel rays against one btBvhTriangleMeshShape object from a small cached set of its
+// triangles.
+//
+// A wheel moves a few centimetres per step, so walking the mesh's BVH from the root for every
+// ray (what btCollisionWorld::rayTest does) repeats the same work. This cache keeps, in mesh
+// space, a box around the wheel's ray (grown by a margin and by where the chassis' velocity will
+// carry the ray) and the BVH leaves overlapping it. While a ray stays inside the box it is
+// answered from those leaves; when it leaves, the box and leaves are gathered again.
+//
+// Why the answer is bitwise the one rayTest gives (btCollisionWorld::rayTestSingleInternal with
+// btBvhTriangleMeshShape::performRaycast):
+// - The ray is taken into mesh space with the same expression (transform.inverse() * point).
+// - Bullet's ray walk (btQuantizedBvh::walkStacklessQuantizedTreeAgainstRay) hands a leaf's
+//   triangle on when the ray's quantised box overlaps the leaf's quantised box and btRayAabb2
+//   accepts the leaf's unquantised box; every leaf that passes both tests overlaps the cached box
+//   (a margin of kGatherSlack covers rounding), and the same two tests run here on each cached
+//   leaf. Ancestors need no test: they contain their leaves, and both tests are monotone.
+// - The triangle test itself is Bullet's own compiled btTriangleRaycastCallback::processTriangle,
+//   fed the vertices exactly as the walk reads them (index and vertex types, mesh scaling).
+// - Triangles come in the BVH's node order, as in the walk, and processTriangle keeps a hit only
+//   when it is strictly closer, so ties go to the same triangle.
+// - The result goes through the same ClosestRayResultCallback::addSingleResult, with the normal
+//   rotated into the world as btCollisionWorld's bridge callback does it.
+// The tests reproduce rayTest's hits bit for bit on random rays and on whole drives.
+//
+// Limitations: meshes with a non-quantised BVH or byte indices, and meshes whose vertices are
+// changed in place after the cache has read them (call RaycastVehicle::clearWheelQueryCache()).
+
+#include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
+
+#include "ground/WheelRaycast.h"
+
+namespace raycar {
+
+// A cached BVH leaf's box, scanned for every ray, apart from its triangle, read only for the one
+// or two leaves a ray passes: a scan then touches a cache line or two per wheel.
+struct CachedLeaf {
+  unsigned short quantizedMin[3];
+  unsigned short quantizedMax[3];
+};
+struct CachedTriangle {
+  btScalar vertices[9];  // mesh space, scaled
+  int part = 0;
+  int index = 0;
+};
+
+class MeshRayCache {
+ public:
+  // The meshes this cache answers for: btBvhTriangleMeshShape with a quantised BVH.
+  static bool canCache(const btCollisionObject& object);
+
+  // Storage for up to `capacity` leaves and their triangles, owned by the caller.
+  void attach(CachedLeaf* leaves, CachedTriangle* triangles, int capacity) {
+    leaves_ = leaves;
+    triangles_ = triangles;
+    capacity_ = capacity;
+    clear();
+  }
+  void clear() { object_ = nullptr; }
+  bool holds(const btCollisionObject& object) const { return object_ == &object; }
+  bool empty() const { return object_ == nullptr; }
+  int triangleCount() const { return count_; }
+
+  // The closest hit of from -> to (world) on `object` into `result` (a fresh callback), or false
+  // when the region is too dense for the capacity even without margin: then nothing is cached
+  // and the caller asks Bullet. `displacement` (world, m) is where the ray is expected to move
+  // before the next refresh; `margin` (m) pads the cached box.
+  bool cast(const btCollisionObject& object, const btVector3& from, const btVector3& to,
+            const btVector3& displacement, btScalar margin, WheelRayCallback& result);
+
+ private:
+  bool matchesKey(const btCollisionObject& object, const btBvhTriangleMeshShape& shape) const;
+  bool refresh(const btCollisionObject& object, const btBvhTriangleMeshShape& shape,
+               const btVector3& rayMin, const btVector3& rayMax, const btVector3& displacement,
+               btScalar margin);
+  bool gather(const btBvhTriangleMeshShape& shape, const btVector3& boxMin, const btVector3& boxMax);
+
+  CachedLeaf* leaves_ = nullptr;
+  CachedTriangle* triangles_ = nullptr;
+  int capacity_ = 0;
+  int count_ = 0;
+  // What the triangles belong to: a rebuilt BVH, a new shape, a new scaling or an object removed
+  // and added again (new broadphase id) all refresh the cache.
+  const btCollisionObject* object_ = nullptr;
+  const btCollisionShape* shape_ = nullptr;
+  const btOptimizedBvh* bvh_ = nullptr;
+  int proxyId_ = -1;
+  btVector3 scaling_{1, 1, 1};
+  // Mesh space: rays whose box lies inside are answered from the triangles.
+  btVector3 boxMin_{0, 0, 0};
+  btVector3 boxMax_{0, 0, 0};
+};
+
+}  // namespace raycar

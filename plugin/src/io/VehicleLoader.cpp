@@ -1,0 +1,491 @@
+#include "raycar/io/VehicleLoader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include "raycar/Error.h"
+#include "raycar/io/MassProperties.h"
+#include "raycar/parallel/VehicleGroup.h"
+
+namespace raycar {
+namespace {
+
+// The model's axes: coordinates (right, forward, up) of a model point.
+struct ModelFrame {
+  btVector3 up, forward, right;
+  explicit ModelFrame(const ChassisAxes& axes)
+      : up(axes.up), forward(axes.forward), right(axes.forward.cross(axes.up)) {}
+};
+
+class Builder {
+ public:
+  Builder(const VehicleScript& script, const ObjModel& model)
+      : script_(script), model_(model), frame_(script.modelAxes) {}
+
+  LoadedVehicle build() {
+    vehicle_.scriptPath = script_.path;
+    vehicle_.modelPath = model_.path;
+    vehicle_.settings = script_.settings;
+    vehicle_.modelAxes = script_.modelAxes;
+    vehicle_.chassis = script_.chassis;
+    vehicle_.camera = script_.camera;
+    findParts();
+    computeMass();
+    buildWheels();
+    buildShapesAndVisuals();
+    buildSuspensions();
+    if (const ObjObject* eye = model_.find("eye_pos")) {
+      vehicle_.hasEye = true;
+      vehicle_.eyePosition = toChassis(eye->centroid());
+    }
+    const std::vector<std::string> problems = validateVehicleSettings(vehicle_.settings);
+    if (!problems.empty()) {
+      std::string text = "invalid vehicle settings";
+      for (const std::string& problem : problems) text += "\n  - " + problem;
+      scriptError("", 0, text);
+    }
+    return vehicle_;
+  }
+
+ private:
+  struct HullPart {
+    const ObjObject* mesh;
+    const ObjObject* proxy;
+    HullRecord record;
+    std::vector<btVector3> vertices;       // offset by zoffset
+    std::vector<btVector3> proxyVertices;
+  };
+
+  [[noreturn]] void modelError(const std::string& object, int line, const std::string& message) const {
+    throw Error({model_.path, line, object}, message);
+  }
+  [[noreturn]] void scriptError(const std::string& object, int line, const std::string& message) const {
+    throw Error({script_.path, line, object}, message);
+  }
+
+  const ObjObject* findEither(const std::string& a, const std::string& b) const {
+    const ObjObject* found = model_.find(a);
+    return found ? found : model_.find(b);
+  }
+
+  const ObjObject& helper(const std::string& name, const std::string& alternative,
+                          const std::string& owner) const {
+    if (const ObjObject* object = findEither(name, alternative)) return *object;
+    for (const auto& [dropped, line] : model_.droppedObjects) {
+      if (dropped == name || dropped == alternative)
+        modelError(dropped, line,
+                   "helper of " + owner + " has no vertex: write its `v` line(s) after its `o` "
+                   "statement (a `g` group's vertices written before the `g` line belong to the "
+                   "object before it)");
+    }
+    modelError(name, 0, "helper of " + owner + " is missing: add an object named '" + name +
+                            "' (one vertex, an edge or a small mesh) at its position" +
+                            legacyNameHint(name));
+  }
+
+  // Blender's legacy OBJ exporter names an object "<object>_<mesh>" when the two differ
+  // (hull1_Cube). Where the wanted name appears so, the error says what was found and the fix.
+  std::string legacyNameHint(const std::string& wanted) const {
+    std::vector<std::string> found;
+    for (const ObjObject& object : model_.objects)
+      if (object.name.rfind(wanted + "_", 0) == 0) found.push_back(object.name);
+    if (found.empty()) return "";
+    std::string text = "; found '" + found.front() + "'";
+    if (found.size() > 1) text += " and " + std::to_string(found.size() - 1) + " more like it";
+    return text + ": Blender's legacy OBJ exporter appends the mesh's name to the object's. Name "
+                  "each mesh like its object, or export with Blender's File > Export > Wavefront "
+                  "(.obj) (or tools/blender/export_raycar.py), which write object names alone";
+  }
+
+  // The model's object names, for an error that says what was found instead.
+  std::string objectNames() const {
+    std::string text;
+    const size_t shown = std::min<size_t>(model_.objects.size(), 12);
+    for (size_t i = 0; i < shown; ++i) text += (i ? ", " : "") + model_.objects[i].name;
+    if (model_.objects.size() > shown) text += ", ... (" + std::to_string(model_.objects.size()) + " in all)";
+    return text;
+  }
+
+  std::vector<btVector3> shifted(const ObjObject& object, btScalar zoffset) const {
+    std::vector<btVector3> vertices = object.vertices;
+    for (btVector3& v : vertices) v += frame_.up * zoffset;
+    return vertices;
+  }
+
+  void findParts() {
+    for (int n = 1;; ++n) {
+      const ObjObject* mesh = model_.find("hull" + std::to_string(n));
+      if (!mesh) break;
+      hulls_.push_back(HullPart{mesh, model_.find("hullproxy" + std::to_string(n)), {}, {}, {}});
+    }
+    if (hulls_.empty())
+      modelError("hull1", 0, "the model has no hull parts: name them hull1, hull2, ... (its objects: " +
+                                 objectNames() + ")" + legacyNameHint("hull1"));
+    for (int n = 1;; ++n) {
+      const ObjObject* wheel = findEither("wheel" + std::to_string(n), "wheel_" + std::to_string(n));
+      if (!wheel) break;
+      wheelObjects_.push_back(wheel);
+    }
+    if (wheelObjects_.empty())
+      modelError("wheel1", 0, "the model has no wheels: name them wheel1, wheel2, ... (or wheel_1, ...) (its objects: " +
+                                  objectNames() + ")" + legacyNameHint("wheel1"));
+    auto countError = [&](const char* part, size_t modelCount, size_t records, const char* record) {
+      const std::string first = std::string(part) + "1", last = std::string(part) + std::to_string(modelCount);
+      scriptError(record, 0,
+                  "the model " + model_.path + " has " + std::to_string(modelCount) + " " + part + " parts (" +
+                      first + (modelCount > 1 ? ".." + last : "") + ") but the script has " +
+                      std::to_string(records) + " [[" + record + "]] records: one record per part, in order");
+    };
+    if (script_.hulls.size() != hulls_.size()) countError("hull", hulls_.size(), script_.hulls.size(), "hull");
+    if (script_.wheels.size() != wheelObjects_.size())
+      countError("wheel", wheelObjects_.size(), script_.wheels.size(), "wheel");
+    for (size_t i = 0; i < hulls_.size(); ++i) {
+      HullPart& part = hulls_[i];
+      part.record = script_.hulls[i];
+      part.vertices = shifted(*part.mesh, part.record.zoffset);
+      if (part.proxy) part.proxyVertices = shifted(*part.proxy, part.record.zoffset);
+    }
+  }
+
+  void computeMass() {
+    std::vector<MassProperties> parts;
+    for (HullPart& part : hulls_) {
+      if (part.record.mass <= 0) continue;
+      const std::string name = part.mesh->name;
+      if (part.record.flags == 2)
+        scriptError("hull " + name, part.record.line,
+                    "has mass " + std::to_string(part.record.mass) + " kg but flags 2 (visible only, not physical)");
+      const ObjObject& solid = part.proxy ? *part.proxy : *part.mesh;
+      const std::vector<btVector3>& vertices = part.proxy ? part.proxyVertices : part.vertices;
+      const std::string problem = closedMeshProblem(vertices, solid.triangles);
+      if (!problem.empty())
+        modelError(solid.name, solid.line,
+                   "carries mass (" + std::to_string(part.record.mass) + " kg) but its mesh " + problem +
+                       "; parts with mass must be closed meshes");
+      parts.push_back(solidMassProperties(vertices, solid.triangles, part.record.mass));
+    }
+    if (parts.empty())
+      scriptError("hull", 0, "no [[hull]] record has mass > 0: the vehicle needs a mass");
+    const MassProperties total = combineMassProperties(parts);
+    const PrincipalAxes axes = principalAxes(total.inertia);
+    vehicle_.mass = total.mass;
+    vehicle_.principalInertia = axes.moments;
+    vehicle_.modelFromChassis = btTransform(axes.rotation, total.centerOfMass);
+    chassisFromModel_ = vehicle_.modelFromChassis.inverse();
+    // The chassis body's axes are the model's, seen from the principal frame.
+    vehicle_.settings.axes.up = (chassisFromModel_.getBasis() * frame_.up).normalized();
+    vehicle_.settings.axes.forward = (chassisFromModel_.getBasis() * frame_.forward).normalized();
+  }
+
+  btVector3 toChassis(const btVector3& modelPoint) const { return chassisFromModel_ * modelPoint; }
+
+  void buildWheels() {
+    struct WheelGeometry {
+      btVector3 pivot;      // model frame
+      btScalar restLength;  // len_initial
+      btScalar radius, width;
+      btVector3 centre;
+    };
+    std::vector<WheelGeometry> geometry;
+    for (size_t i = 0; i < wheelObjects_.size(); ++i) {
+      const ObjObject& wheel = *wheelObjects_[i];
+      const std::string n = std::to_string(i + 1);
+      const std::string owner = wheel.name;
+      const ObjObject& lower = helper("wheel" + n + "_lower", "wheel_" + n + "_lower", owner);
+      const ObjObject& upper = helper("wheel" + n + "_upper", "wheel_" + n + "_upper", owner);
+      WheelGeometry g;
+      // Seed 001: only the difference along up counts, whichever helper is higher.
+      g.restLength = std::fabs((upper.centroid() - lower.centroid()).dot(frame_.up));
+      g.pivot = lower.centroid() + frame_.up * g.restLength;
+      btVector3 low(BT_LARGE_FLOAT, BT_LARGE_FLOAT, BT_LARGE_FLOAT), high = -low;
+      for (const btVector3& v : wheel.vertices) {
+        const btVector3 local(v.dot(frame_.right), v.dot(frame_.forward), v.dot(frame_.up));
+        low.setMin(local);
+        high.setMax(local);
+      }
+      const btVector3 middle = (low + high) / 2;
+      g.centre = frame_.right * middle.x() + frame_.forward * middle.y() + frame_.up * middle.z();
+      g.width = high.x() - low.x();
+      g.radius = 0;
+      for (const btVector3& v : wheel.vertices) {
+        const btVector3 d = v - g.centre;
+        g.radius = std::max(g.radius, std::sqrt(d.dot(frame_.forward) * d.dot(frame_.forward) +
+                                                d.dot(frame_.up) * d.dot(frame_.up)));
+      }
+      if (!(g.radius > btScalar(1e-3)) || !(g.width > btScalar(1e-4)))
+        modelError(wheel.name, wheel.line, "is not a wheel: its geometry has no radius or no width (a cylinder about the right axis)");
+      geometry.push_back(g);
+    }
+    // Wheels on one axle that almost mirror each other across the centre plane are made exact.
+    for (size_t i = 0; i < geometry.size(); ++i) {
+      for (size_t j = i + 1; j < geometry.size(); ++j) {
+        if (script_.wheels[i].wheel.axle != script_.wheels[j].wheel.axle) continue;
+        WheelGeometry& a = geometry[i];
+        WheelGeometry& b = geometry[j];
+        const btScalar rightA = a.pivot.dot(frame_.right), rightB = b.pivot.dot(frame_.right);
+        const btVector3 mirrored = b.pivot - frame_.right * (2 * rightB);
+        const btScalar tolerance = btScalar(0.05) + btScalar(0.05) * std::fabs(rightA);
+        if ((a.pivot - mirrored).length() > tolerance || rightA * rightB >= 0) continue;
+        const btScalar halfTrack = (std::fabs(rightA) + std::fabs(rightB)) / 2;
+        const btScalar forward = (a.pivot.dot(frame_.forward) + b.pivot.dot(frame_.forward)) / 2;
+        const btScalar up = (a.pivot.dot(frame_.up) + b.pivot.dot(frame_.up)) / 2;
+        a.pivot = frame_.right * std::copysign(halfTrack, rightA) + frame_.forward * forward + frame_.up * up;
+        b.pivot = frame_.right * std::copysign(halfTrack, rightB) + frame_.forward * forward + frame_.up * up;
+        a.restLength = b.restLength = (a.restLength + b.restLength) / 2;
+      }
+    }
+    for (size_t i = 0; i < geometry.size(); ++i) {
+      WheelSettings wheel = script_.wheels[i].wheel;
+      wheel.attachmentPoint = toChassis(geometry[i].pivot);
+      wheel.suspensionRestLength = geometry[i].restLength;
+      wheel.radius = geometry[i].radius;
+      wheel.width = geometry[i].width;
+      wheel.tire = tireFor(wheel.axle);
+      vehicle_.settings.wheels.push_back(wheel);
+      MeshPart mesh{wheelObjects_[i]->name, {}, wheelObjects_[i]->triangles};
+      for (const btVector3& v : wheelObjects_[i]->vertices)
+        mesh.vertices.push_back(chassisFromModel_.getBasis() * (v - geometry[i].centre));
+      vehicle_.wheelMeshes.push_back(std::move(mesh));
+    }
+  }
+
+  TireSettings tireFor(int axle) const {
+    const TireRecord* everyAxle = nullptr;
+    for (const TireRecord& record : script_.tires) {
+      if (record.axles.empty()) everyAxle = &record;
+      if (std::find(record.axles.begin(), record.axles.end(), axle) != record.axles.end()) return record.tire;
+    }
+    return everyAxle ? everyAxle->tire : TireSettings{};
+  }
+
+  void buildShapesAndVisuals() {
+    bool proxySeen = false;
+    for (const HullPart& part : hulls_) {
+      const bool physical = part.record.flags != 2;
+      // Seed 001: after the first part with a hullproxy, parts without one do not collide.
+      bool collides = physical && (part.proxy != nullptr || !proxySeen);
+      if (part.proxy) proxySeen = true;
+      if (collides) {
+        MeshPart hull{part.proxy ? part.proxy->name : part.mesh->name, {}, {}};
+        for (const btVector3& v : part.proxy ? part.proxyVertices : part.vertices) hull.vertices.push_back(toChassis(v));
+        vehicle_.collisionHulls.push_back(std::move(hull));
+      }
+      if (part.record.flags != 0) {
+        MeshPart visual{part.mesh->name, {}, part.mesh->triangles};
+        for (const btVector3& v : part.vertices) visual.vertices.push_back(toChassis(v));
+        vehicle_.visualParts.push_back(std::move(visual));
+      }
+    }
+    if (vehicle_.collisionHulls.empty())
+      scriptError("hull", 0, "no hull part collides: give at least one part flags 0 or 1");
+  }
+
+  void buildSuspensions() {
+    std::vector<const ObjObject*> parts;
+    std::vector<std::string> prefixes;
+    for (int n = 1;; ++n) {
+      const std::string a = "susp" + std::to_string(n), b = "sus_" + std::to_string(n);
+      const ObjObject* part = findEither(a, b);
+      if (!part) break;
+      parts.push_back(part);
+      prefixes.push_back(part->name + "_");
+    }
+    for (size_t k = 0; k < parts.size(); ++k) {
+      SuspensionPart suspension;
+      suspension.mesh.name = parts[k]->name;
+      suspension.mesh.triangles = parts[k]->triangles;
+      for (const btVector3& v : parts[k]->vertices) suspension.mesh.vertices.push_back(toChassis(v));
+      int ends = 0;
+      for (const ObjObject& object : model_.objects) {
+        if (object.name.compare(0, prefixes[k].size(), prefixes[k]) != 0) continue;
+        const std::string target = object.name.substr(prefixes[k].size());
+        SuspensionPart::End end;
+        end.point = toChassis(object.centroid());
+        if (target == "hull") {
+          end.anchor = SuspensionPart::Anchor::Hull;
+        } else if (target.compare(0, 5, "wheel") == 0 || target.compare(0, 4, "susp") == 0 ||
+                   target.compare(0, 4, "sus_") == 0) {
+          const bool wheel = target[0] == 'w';
+          const size_t digits = target.find_first_of("0123456789");
+          // At most four digits: a longer number names no wheel (and would overflow an int).
+          int index = 0;
+          if (digits != std::string::npos) {
+            const size_t digitsEnd = std::min(target.find_first_not_of("0123456789", digits), target.size());
+            if (digitsEnd - digits <= 4) index = std::stoi(target.substr(digits, digitsEnd - digits));
+          }
+          const size_t count = wheel ? wheelObjects_.size() : parts.size();
+          if (index < 1 || size_t(index) > count || (!wheel && size_t(index - 1) == k))
+            modelError(object.name, object.line, "end helper of " + parts[k]->name + " names no " +
+                                                     (wheel ? "wheel" : "other suspension part") + " of the model");
+          end.anchor = wheel ? SuspensionPart::Anchor::Wheel : SuspensionPart::Anchor::Suspension;
+          end.index = index - 1;
+        } else {
+          modelError(object.name, object.line, "end helper of " + parts[k]->name +
+                                                   " must target hull, wheelN or suspN");
+        }
+        if (ends < 2) suspension.ends[ends] = end;
+        ++ends;
+      }
+      if (ends != 2)
+        modelError(parts[k]->name, parts[k]->line, "needs exactly two end helpers (" + prefixes[k] + "hull, " +
+                                                       prefixes[k] + "wheel1, " + prefixes[k] +
+                                                       "susp2, ...); found " + std::to_string(ends));
+      vehicle_.suspensions.push_back(std::move(suspension));
+    }
+    // Ends may hang on other suspension parts, but not in a circle.
+    std::vector<int> state(vehicle_.suspensions.size(), 0);  // 0 new, 1 visiting, 2 done
+    std::function<void(size_t)> visit = [&](size_t k) {
+      if (state[k] == 2) return;
+      if (state[k] == 1) modelError(parts[k]->name, parts[k]->line, "suspension parts hang on each other in a circle");
+      state[k] = 1;
+      for (const SuspensionPart::End& end : vehicle_.suspensions[k].ends)
+        if (end.anchor == SuspensionPart::Anchor::Suspension) visit(size_t(end.index));
+      state[k] = 2;
+    };
+    for (size_t k = 0; k < vehicle_.suspensions.size(); ++k) visit(k);
+  }
+
+  const VehicleScript& script_;
+  const ObjModel& model_;
+  ModelFrame frame_;
+  LoadedVehicle vehicle_;
+  std::vector<HullPart> hulls_;
+  std::vector<const ObjObject*> wheelObjects_;
+  btTransform chassisFromModel_ = btTransform::getIdentity();
+};
+
+}  // namespace
+
+LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model) {
+  return Builder(script, model).build();
+}
+
+LoadedVehicle loadVehicle(const std::string& scriptPath) {
+  const VehicleScript script = loadVehicleScript(scriptPath);
+  const ObjModel model = loadObjModel(script.objPath);
+  return buildVehicle(script, model);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
+                               const btTransform& modelToWorld, VehicleGroup* group)
+    : world_(world), loaded_(vehicle), group_(group) {
+  shape_ = std::make_unique<btCompoundShape>();
+  for (const MeshPart& hull : loaded_.collisionHulls) {
+    auto shape = std::make_unique<btConvexHullShape>();
+    for (const btVector3& v : hull.vertices) shape->addPoint(v, false);
+    shape->recalcLocalAabb();
+    shape_->addChildShape(btTransform::getIdentity(), shape.get());
+    hulls_.push_back(std::move(shape));
+  }
+  motionState_ = std::make_unique<btDefaultMotionState>(modelToWorld * loaded_.modelFromChassis);
+  btRigidBody::btRigidBodyConstructionInfo info(loaded_.mass, motionState_.get(), shape_.get(),
+                                                loaded_.principalInertia);
+  chassis_ = std::make_unique<btRigidBody>(info);
+  // damping_vehicle (1/s) as Bullet's per-second retained fraction; sleep_speed_vehicle.
+  chassis_->setDamping(btScalar(1) - std::exp(-loaded_.chassis.damping), 0);
+  chassis_->setSleepingThresholds(loaded_.chassis.sleepSpeed, chassis_->getAngularSleepingThreshold());
+  world_.addRigidBody(chassis_.get());
+  try {
+    if (group_ != nullptr) {
+      vehicle_ = &group_->addVehicle(*chassis_, loaded_.settings);
+    } else {
+      ownVehicle_ = std::make_unique<RaycastVehicle>(*chassis_, loaded_.settings);
+      vehicle_ = ownVehicle_.get();
+    }
+  } catch (const SettingsError& error) {
+    world_.removeRigidBody(chassis_.get());
+    throw SettingsError({loaded_.scriptPath, 0, ""}, error.problems());  // placed, problems kept
+  }
+  if (group_ == nullptr) world_.addAction(vehicle_);
+}
+
+btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
+                       const btVector3& worldForward, const btVector3& position) {
+  // Columns (forward, up, right) in each space; right-handed in both, so the rotation is the
+  // world's columns times the model's transposed. With axis-aligned axes every product is exact.
+  const ChassisAxes& model = vehicle.modelAxes;
+  const btVector3 modelRight = model.forward.cross(model.up), worldRight = worldForward.cross(worldUp);
+  const btMatrix3x3 modelColumns(model.forward.x(), model.up.x(), modelRight.x(),
+                                 model.forward.y(), model.up.y(), modelRight.y(),
+                                 model.forward.z(), model.up.z(), modelRight.z());
+  const btMatrix3x3 worldColumns(worldForward.x(), worldUp.x(), worldRight.x(),
+                                 worldForward.y(), worldUp.y(), worldRight.y(),
+                                 worldForward.z(), worldUp.z(), worldRight.z());
+  return btTransform(worldColumns * modelColumns.transpose(), position);
+}
+
+SpawnedVehicle::~SpawnedVehicle() {
+  if (group_ != nullptr)
+    group_->removeVehicle(*vehicle_);
+  else
+    world_.removeAction(vehicle_);
+  world_.removeRigidBody(chassis_.get());
+}
+
+btVector3 SpawnedVehicle::SuspensionPose::apply(const btVector3& restPoint) const {
+  btVector3 offset = restPoint - restStart;
+  offset += restAxis * (offset.dot(restAxis) * (stretch - 1));
+  return transform * offset;
+}
+
+btVector3 SpawnedVehicle::anchorPoint(const SuspensionPart::End& end,
+                                      const std::vector<SuspensionPose>& done) const {
+  const btTransform chassis = chassis_->getWorldTransform();
+  switch (end.anchor) {
+    case SuspensionPart::Anchor::Hull:
+      return chassis * end.point;
+    case SuspensionPart::Anchor::Wheel: {
+      // On the hub: it travels with the suspension and steers, but does not spin.
+      const WheelSettings& settings = vehicle_->wheelSettings(end.index);
+      const WheelState& state = vehicle_->wheelState(end.index);
+      const btVector3 up = loaded_.settings.axes.up;
+      const btVector3 restCentre = settings.attachmentPoint - up * settings.suspensionRestLength;
+      const btVector3 centre = settings.attachmentPoint - up * state.suspensionLength;
+      const btTransform hub(btQuaternion(up, state.steerAngle), centre);
+      return chassis * (hub * (end.point - restCentre));
+    }
+    case SuspensionPart::Anchor::Suspension:
+      return done[end.index].apply(end.point);
+  }
+  return chassis * end.point;
+}
+
+const std::vector<SpawnedVehicle::SuspensionPose>& SpawnedVehicle::suspensionPoses() {
+  const size_t count = loaded_.suspensions.size();
+  poses_.assign(count, SuspensionPose{});
+  std::vector<bool> done(count, false);
+  const btTransform chassis = chassis_->getWorldTransform();
+  // Parts hanging on other parts wait for them (the loader ruled out circles).
+  for (size_t round = 0; round < count; ++round) {
+    for (size_t k = 0; k < count; ++k) {
+      if (done[k]) continue;
+      const SuspensionPart& part = loaded_.suspensions[k];
+      bool ready = true;
+      for (const SuspensionPart::End& end : part.ends)
+        ready = ready && (end.anchor != SuspensionPart::Anchor::Suspension || done[end.index]);
+      if (!ready) continue;
+      const btVector3 start = anchorPoint(part.ends[0], poses_);
+      const btVector3 finish = anchorPoint(part.ends[1], poses_);
+      SuspensionPose& pose = poses_[k];
+      pose.restStart = part.ends[0].point;
+      const btVector3 restSpan = part.ends[1].point - part.ends[0].point;
+      const btScalar restLength = restSpan.length();
+      pose.restAxis = restLength > 0 ? restSpan / restLength : btVector3(0, 0, 1);
+      const btVector3 span = finish - start;
+      pose.stretch = restLength > 0 ? span.length() / restLength : 1;
+      // The chassis' rotation, then the shortest turn from where the rest axis points to the span.
+      btVector3 carried = chassis.getBasis() * pose.restAxis;
+      btVector3 direction = span.length2() > 0 ? span.normalized() : carried;
+      const btQuaternion turn = shortestArcQuatNormalize2(carried, direction);
+      pose.transform = btTransform(btMatrix3x3(turn) * chassis.getBasis(), start);
+      done[k] = true;
+    }
+  }
+  return poses_;
+}
+
+}  // namespace raycar

@@ -1,0 +1,489 @@
+#include "solver/ContactSolver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "parallel/Prefetch.h"
+
+namespace raycar {
+namespace {
+// On the falling branch of a friction curve 1 + K dt w can approach 0 (or go below: the law
+// then has more than one root); the Newton step is kept at most this many times the plain
+// fixed-point step.
+constexpr btScalar kMinimumNewtonDenominator = 0.25;
+// Friction limits (N s) and stick stiffnesses (N/m) below these are none: their reciprocals
+// would overflow (a subnormal limit's is infinite, and 0 x infinity is NaN).
+constexpr btScalar kNegligibleLimit = btScalar(1e-20);
+constexpr btScalar kNegligibleStiffness = btScalar(1e-6);
+}  // namespace
+
+void SolverBody::load(btRigidBody* rigidBody, btScalar dt) {
+  body = rigidBody;
+  linearVelocity = rigidBody->getLinearVelocity();
+  angularVelocity = rigidBody->getAngularVelocity();
+  inverseMass = rigidBody->getInvMass();
+  inverseInertia = rigidBody->getInvInertiaTensorWorld();
+  centerOfMass = rigidBody->getCenterOfMassPosition();
+  // Forces stay on a body through all substeps of one stepSimulation (gravity is applied once,
+  // before them), so what they will add in the next substep is known now.
+  predictedLinearChange = rigidBody->getTotalForce() * (inverseMass * dt);
+  predictedAngularChange = inverseInertia * rigidBody->getTotalTorque() * dt;
+}
+
+void ContactSolver::reserve(size_t wheelCount) {
+  groundBodies_.reserve(wheelCount);
+  rows_.resize(wheelCount);
+  trials_.resize(wheelCount);
+}
+
+void ContactSolver::prefetch() const {
+  prefetchArray(rows_);
+  prefetchArray(trials_);
+}
+
+void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& contact,
+                             const btVector3& direction, ContactRow& row) const {
+  row.direction = direction;
+  row.chassisAngular = contact.chassisArm.cross(direction);
+  row.chassisTurn = chassis.inverseInertia * row.chassisAngular;
+  row.inverseMass = chassis.inverseMass + row.chassisAngular.dot(row.chassisTurn);
+  if (contact.groundBody < 0) {
+    row.groundSpeed = contact.groundVelocity.dot(direction);
+    return;
+  }
+  const SolverBody& ground = groundBodies_[contact.groundBody];
+  row.groundAngular = contact.groundArm.cross(direction);
+  row.groundTurn = ground.inverseInertia * row.groundAngular;
+  row.inverseMass += ground.inverseMass + row.groundAngular.dot(row.groundTurn);
+}
+
+void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
+                          std::vector<SpinCoupling>& couplings, btScalar dt,
+                          const ContactSolverSettings& settings) {
+  const size_t count = contacts.size();
+  for (SpinCoupling& coupling : couplings) coupling.impulse = 0;
+  // Impulses are forces times the step: when the caller changes the step (a variable clock), last
+  // step's impulses are rescaled so that they carry the same forces.
+  const btScalar warmStartScale = previousDt_ > 0 ? dt / previousDt_ : btScalar(1);
+  previousDt_ = dt;
+  for (WheelContact& contact : contacts) {
+    // A contact that held last step starts from last step's suspension and tire impulses (warm
+    // start); the bump stop is speculative and the brake follows the tire, so both start at 0.
+    if (contact.active && contact.warmStart) {
+      contact.suspensionImpulse *= warmStartScale;
+      contact.longitudinalImpulse *= warmStartScale;
+      contact.lateralImpulse *= warmStartScale;
+    } else {
+      contact.suspensionImpulse = 0;
+      contact.longitudinalImpulse = 0;
+      contact.lateralImpulse = 0;
+      contact.longitudinalStickDisplacement = 0;  // a new contact has no anchor yet
+      contact.lateralStickDisplacement = 0;
+    }
+    contact.bumpStopImpulse = 0;
+    contact.brakeImpulse = 0;
+  }
+  // What gravity and the bodies' other forces will add next substep.
+  auto addPredicted = [](SolverBody& body, btScalar sign) {
+    body.linearVelocity += body.predictedLinearChange * sign;
+    body.angularVelocity += body.predictedAngularChange * sign;
+  };
+  addPredicted(chassis, 1);
+  for (SolverBody& ground : groundBodies_) addPredicted(ground, 1);
+
+  // The rows, and the warm-start impulses onto the bodies and wheels.
+  for (size_t i = 0; i < count; ++i) {
+    WheelContact& contact = contacts[i];
+    if (!contact.active) continue;
+    ContactRows& rows = rows_[i];
+    buildRow(chassis, contact, contact.normal, rows.normal);
+    // A spring stiffer than one step resolves (k dt^2 w > 1, w the row's inverse mass: its
+    // period under about 6 steps) would, semi-implicit, gain energy each step and launch the car.
+    // Such a spring's force over the step is taken at the step's end instead (implicit: its
+    // k dt acts as damping), which is stable for any stiffness and leaves its rest length as it
+    // is; softer springs keep the semi-implicit form, which conserves their energy.
+    if (contact.springStiffness * dt * dt * rows.normal.inverseMass > 1)
+      contact.damping += contact.springStiffness * dt;
+    buildRow(chassis, contact, contact.longitudinal, rows.longitudinal);
+    buildRow(chassis, contact, contact.lateral, rows.lateral);
+    setStickSpring(rows.longitudinal, contact, contact.longitudinalStickStiffness,
+                   contact.longitudinalStickDisplacement, dt);
+    setStickSpring(rows.lateral, contact, contact.lateralStickStiffness,
+                   contact.lateralStickDisplacement, dt);
+    if (!contact.warmStart) continue;
+    applyRow(chassis, contact, rows.normal, contact.suspensionImpulse);
+    applyRow(chassis, contact, rows.longitudinal, contact.longitudinalImpulse);
+    applyRow(chassis, contact, rows.lateral, contact.lateralImpulse);
+    contact.angularSpeed -= contact.longitudinalImpulse * contact.radius * contact.inverseSpinInertia;
+  }
+
+  // Each sweep: loads first (the friction limits scale with them), then every wheel's
+  // longitudinal row, then every lateral row. Solving one wheel completely before the next would
+  // let a driven wheel's push yaw the chassis before its partner's push cancels the yaw, and the
+  // stuck lateral rows would keep that as a left-right fight of internal forces. The sweeps stop
+  // once one changes no row's impulse by more than tolerance x dt: from last step's impulses a
+  // steadily driving car needs three or four sweeps instead of eight.
+  const btScalar converged = settings.tolerance * dt;
+  for (int iteration = 0; iteration < settings.iterations; ++iteration) {
+    btScalar largestChange = 0;
+    auto track = [&largestChange](btScalar before, btScalar after) {
+      largestChange = std::max(largestChange, std::fabs(after - before));
+    };
+    for (size_t i = 0; i < count; ++i) {
+      WheelContact& contact = contacts[i];
+      if (!contact.active) {
+        solveAirborneBrake(contact);
+        continue;
+      }
+      const btScalar normalBefore = contact.normalImpulse();
+      solveSuspension(chassis, contact, rows_[i], dt);
+      if (contact.bumpStopActive)
+        solveBumpStop(chassis, contact, rows_[i], dt, settings);
+      track(normalBefore, contact.normalImpulse());
+      setFrictionLimits(contact, dt);
+    }
+    // Friction rows: each wheel's tire law is evaluated for the state at the start of the pass,
+    // all wheels together (independent work the processor overlaps), then the rows are solved in
+    // order, each with its law moved along its slope to the contact speed it sees by then. A
+    // converged sweep moves nothing, so the answer is the law's own; only the way there differs
+    // from evaluating each row just before solving it.
+    for (size_t i = 0; i < count; ++i)
+      if (contacts[i].active) {
+        trials_[i] = longitudinalTrial(chassis, contacts[i], rows_[i], dt);
+        contacts[i].longitudinalStuck = trials_[i].sticks || trials_[i].law.sticks;
+      }
+    for (size_t i = 0; i < count; ++i) {
+      WheelContact& contact = contacts[i];
+      if (!contact.active) continue;
+      const btScalar before = contact.longitudinalImpulse;
+      const btScalar speed = rowSpeed(chassis, contact, rows_[i].longitudinal);
+      commit(chassis, contact, rows_[i], candidate(trials_[i], before, speed, dt),
+             contact.lateralImpulse);
+      track(before, contact.longitudinalImpulse);
+    }
+    for (size_t i = 0; i < count; ++i)
+      if (contacts[i].active) {
+        trials_[i] = lateralTrial(chassis, contacts[i], rows_[i]);
+        contacts[i].lateralStuck = trials_[i].sticks || trials_[i].law.sticks;
+      }
+    for (size_t i = 0; i < count; ++i) {
+      WheelContact& contact = contacts[i];
+      if (!contact.active) continue;
+      const btScalar before = contact.lateralImpulse;
+      const btScalar speed = rowSpeed(chassis, contact, rows_[i].lateral);
+      commit(chassis, contact, rows_[i], contact.longitudinalImpulse,
+             candidate(trials_[i], before, speed, dt));
+      track(before, contact.lateralImpulse);
+    }
+    for (SpinCoupling& coupling : couplings) {
+      const btScalar before = coupling.impulse;
+      solveCoupling(coupling, contacts);
+      track(before, coupling.impulse);
+    }
+    if (largestChange <= converged) break;
+  }
+
+  for (size_t i = 0; i < count; ++i) {
+    WheelContact& contact = contacts[i];
+    contact.warmStart = contact.active;
+    if (!contact.active) continue;
+    contact.forwardSpeed = rowSpeed(chassis, contact, rows_[i].longitudinal);
+    contact.lateralSpeed = rowSpeed(chassis, contact, rows_[i].lateral);
+    updateStickDisplacements(contact, dt);
+  }
+  addPredicted(chassis, -1);
+  for (SolverBody& ground : groundBodies_) addPredicted(ground, -1);
+}
+
+void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,
+                                    const ContactRows& rows, btScalar dt) {
+  // lambda = (F_spring + c v) dt, v = compression speed after the impulses:
+  // v = -(relative velocity . n) / cos, and an impulse d lambda changes it by -w d lambda / cos.
+  const btScalar compressionSpeed =
+      -rowSpeed(chassis, contact, rows.normal) / contact.rayCosine;
+  const btScalar wanted = (contact.springForce + contact.damping * compressionSpeed) * dt;
+  const btScalar denominator =
+      1 + contact.damping * dt * rows.normal.inverseMass / contact.rayCosine;
+  const btScalar impulse = std::max(
+      btScalar(0), contact.suspensionImpulse + (wanted - contact.suspensionImpulse) / denominator);
+  applyRow(chassis, contact, rows.normal, impulse - contact.suspensionImpulse);
+  contact.suspensionImpulse = impulse;
+}
+
+void ContactSolver::solveBumpStop(SolverBody& chassis, WheelContact& contact,
+                                  const ContactRows& rows, btScalar dt,
+                                  const ContactSolverSettings& settings) {
+  // An inelastic stop: the contact may close at most its remaining gap in one step, and pushes
+  // out a fraction of any overlap; the accumulated impulse only pushes.
+  const btScalar separationSpeed = rowSpeed(chassis, contact, rows.normal);
+  const btScalar gap = contact.bumpStopGap;
+  const btScalar targetSpeed =
+      gap >= 0 ? -gap / dt
+               : std::min(-settings.bumpStopErrorReduction * gap / dt, settings.bumpStopMaxRecoverySpeed);
+  const btScalar impulse =
+      std::max(btScalar(0), contact.bumpStopImpulse +
+                                (targetSpeed - separationSpeed) / rows.normal.inverseMass);
+  applyRow(chassis, contact, rows.normal, impulse - contact.bumpStopImpulse);
+  contact.bumpStopImpulse = impulse;
+}
+
+void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
+  contact.tireContact.normalLoad = contact.normalImpulse() / dt;
+  const btScalar longitudinalPeak = contact.tire->peakLongitudinalForce(contact.tireContact) * dt;
+  if (contact.boxFriction) {
+    // Seed 001: the same limit in both directions (isotropic).
+    contact.longitudinalLimit = contact.lateralLimit = longitudinalPeak * contact.coulombScale;
+    setInverseLimits(contact);
+    return;
+  }
+  contact.longitudinalLimit = longitudinalPeak;
+  contact.lateralLimit = contact.tire->peakLateralForce(contact.tireContact) * dt;
+  // Static rows slide at the dynamic friction; the tire's laws carry their own.
+  if (contact.staticLongitudinal) contact.longitudinalLimit *= contact.coulombScale;
+  if (contact.staticLateral) contact.lateralLimit *= contact.coulombScale;
+  setInverseLimits(contact);
+}
+
+void ContactSolver::setInverseLimits(WheelContact& contact) {
+  if (!(contact.longitudinalLimit > kNegligibleLimit)) contact.longitudinalLimit = 0;
+  if (!(contact.lateralLimit > kNegligibleLimit)) contact.lateralLimit = 0;
+  contact.inverseLongitudinalLimit = contact.longitudinalLimit > 0 ? 1 / contact.longitudinalLimit : 0;
+  contact.inverseLateralLimit = contact.lateralLimit > 0 ? 1 / contact.lateralLimit : 0;
+}
+
+void ContactSolver::solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts) {
+  WheelContact& a = contacts[coupling.wheelA];
+  WheelContact& b = contacts[coupling.wheelB];
+  const btScalar inverseInertia = a.inverseSpinInertia + b.inverseSpinInertia;
+  if (inverseInertia == 0) return;  // both held by the handbrake
+  const btScalar wanted = coupling.impulse - (a.angularSpeed - b.angularSpeed) / inverseInertia;
+  const btScalar limited = std::clamp(wanted, -coupling.limit, coupling.limit);
+  const btScalar change = limited - coupling.impulse;
+  a.angularSpeed += change * a.inverseSpinInertia;
+  b.angularSpeed -= change * b.inverseSpinInertia;
+  coupling.impulse = limited;
+}
+
+void ContactSolver::solveAirborneBrake(WheelContact& contact) {
+  if (contact.inverseSpinInertia == 0) return;
+  // The brake stops the wheel at zero and never pushes it past.
+  const btScalar spinFree = freeSpin(contact);
+  const btScalar needed = -spinFree / contact.inverseSpinInertia;
+  if (std::fabs(needed) <= contact.brakeImpulseLimit) {
+    contact.brakeImpulse = needed;
+    contact.angularSpeed = 0;
+  } else {
+    contact.brakeImpulse = std::copysign(contact.brakeImpulseLimit, needed);
+    contact.angularSpeed = spinFree + contact.brakeImpulse * contact.inverseSpinInertia;
+  }
+}
+
+void ContactSolver::setStickSpring(ContactRow& row, const WheelContact& contact,
+                                   btScalar stiffness, btScalar displacement, btScalar dt) {
+  // The spring-damper F = -k (d + u dt) - c u, implicit in the slip speed u at the step's end
+  // (d: the anchor's displacement at its start), is u = -(F + k d) / (k dt + c): with the
+  // impulse lambda = F dt, u + lambda / (dt (k dt + c)) + k d / (k dt + c) = 0. Critically
+  // damped against the row's mass, so a hold settles without ringing; implicit, so it is stable
+  // at any step. On a dynamic body the row stays rigid: Bullet's own contacts under that body
+  // see the action's impulses a step late, and a 20 kg box rang on the spring into the floor.
+  if (!(stiffness > kNegligibleStiffness) || contact.groundBody >= 0) {
+    row.softness = row.bias = 0;
+    return;
+  }
+  const btScalar damping = 2 * std::sqrt(stiffness / row.inverseMass);
+  const btScalar denominator = stiffness * dt + damping;
+  row.softness = 1 / (dt * denominator);
+  row.bias = stiffness * displacement / denominator;
+}
+
+void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt) {
+  // A row that stuck within its limit moved its anchor by this step's slip; one held at the limit
+  // slid, dragging the anchor to where the spring carries that force; a row that did not stick
+  // has no anchor.
+  const btScalar x = contact.longitudinalImpulse * contact.inverseLongitudinalLimit;
+  const btScalar y = contact.lateralImpulse * contact.inverseLateralLimit;
+  constexpr btScalar kSaturated = btScalar(1) - btScalar(1e-4);
+  const bool longitudinalSaturated =
+      contact.boxFriction ? std::fabs(x) >= kSaturated : x * x + y * y >= kSaturated;
+  const bool lateralSaturated =
+      contact.boxFriction ? std::fabs(y) >= kSaturated : x * x + y * y >= kSaturated;
+  auto update = [dt](bool stuck, bool saturated, btScalar stiffness, btScalar slip,
+                     btScalar impulse, btScalar& displacement) {
+    if (!stuck || !(stiffness > kNegligibleStiffness)) displacement = 0;
+    else if (saturated) displacement = -impulse / (dt * stiffness);
+    else displacement += slip * dt;
+  };
+  update(contact.longitudinalStuck, longitudinalSaturated, contact.longitudinalStickStiffness,
+         contact.forwardSpeed - contact.radius * contact.angularSpeed, contact.longitudinalImpulse,
+         contact.longitudinalStickDisplacement);
+  update(contact.lateralStuck, lateralSaturated, contact.lateralStickStiffness,
+         contact.lateralSpeed, contact.lateralImpulse, contact.lateralStickDisplacement);
+}
+
+btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar impulse,
+                                btScalar slip, btScalar inverseMass, btScalar softness,
+                                btScalar bias, btScalar dt) const {
+  // Static friction removes the slip, or with a stick spring brings slip + softness x impulse
+  // + bias to zero. The tire's law takes a Newton step on lambda = F(u) dt,
+  // d lambda = (F dt - lambda) / (1 + K dt w), with K < 0 on the curve's falling branch (the
+  // denominator is kept positive there); the step stops at zero slip, never past it.
+  if (sticks || law.sticks) return -(slip + softness * impulse + bias) / (inverseMass + softness);
+  const btScalar stick = -slip / inverseMass;
+  const btScalar denominator =
+      std::max(1 + law.stiffness * dt * inverseMass, kMinimumNewtonDenominator);
+  const btScalar newton = (law.force * dt - impulse) / denominator;
+  return slip > 0 ? std::max(newton, stick) : std::min(newton, stick);
+}
+
+bool ContactSolver::brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
+                                   btScalar brakeLimit, btScalar radius) {
+  // The held candidate is impulse + rowStep(). A tire's force opposes its slip, and rowStep's
+  // Newton denominator is at least kMinimumNewtonDenominator, so while the contact slides
+  // forward (slip > 0) the step is at most max(0, -impulse) / kMinimumNewtonDenominator, and
+  // backward at least the mirror of that; the friction limits only shrink it. Holding needs
+  // candidate x R within the brake's limit of the wheel's spin impulse. When even the bound
+  // misses that (a wheel rolling with only rolling resistance as its brake), the trial - a tire
+  // evaluation - cannot succeed and is skipped. The slack keeps rounding from deciding.
+  const btScalar slack = btScalar(1e-3) * (std::fabs(spinImpulse) + brakeLimit) + btScalar(1e-6);
+  const btScalar reach = 1 / kMinimumNewtonDenominator;
+  if (slip > 0) {
+    const btScalar largest = impulse + reach * std::max(btScalar(0), -impulse);
+    return std::max(largest, btScalar(0)) * radius >= spinImpulse - brakeLimit - slack;
+  }
+  if (slip < 0) {
+    const btScalar smallest = impulse - reach * std::max(btScalar(0), impulse);
+    return std::min(smallest, btScalar(0)) * radius <= spinImpulse + brakeLimit + slack;
+  }
+  return true;
+}
+
+btScalar ContactSolver::freeSpin(const WheelContact& contact) const {
+  return contact.angularSpeed - contact.brakeImpulse * contact.inverseSpinInertia +
+         contact.longitudinalImpulse * contact.radius * contact.inverseSpinInertia;
+}
+
+ContactSolver::RowTrial ContactSolver::longitudinalTrial(const SolverBody& chassis,
+                                                       const WheelContact& contact,
+                                                       const ContactRows& rows, btScalar dt) const {
+  RowTrial trial;
+  trial.speed = rowSpeed(chassis, contact, rows.longitudinal);
+  const btScalar lateralSlip = rowSpeed(chassis, contact, rows.lateral);
+  const btScalar chassisMass = rows.longitudinal.inverseMass;
+  const btScalar radius = contact.radius;
+  const btScalar inverseInertia = contact.inverseSpinInertia;
+  trial.sticks = contact.boxFriction || contact.staticLongitudinal;
+  trial.softness = rows.longitudinal.softness;
+  trial.bias = rows.longitudinal.bias;
+  auto evaluate = [&](btScalar slip, btScalar inverseMass) {
+    trial.slip = slip;
+    trial.inverseMass = inverseMass;
+    trial.law = trial.sticks ? FrictionLaw{}
+                             : contact.tire->longitudinal(contact.tireContact, slip, lateralSlip);
+    return trial;
+  };
+  // First try the wheel held still by its brake (or locked by the handbrake): the row then sees
+  // the chassis alone. A wheel without brake torque is never held.
+  if (inverseInertia == 0) return evaluate(trial.speed, chassisMass);
+  const btScalar spinFree = freeSpin(contact);
+  const btScalar spinImpulse = spinFree / inverseInertia;  // N m s that would stop the wheel
+  // The brake impulse that would hold the wheel, or (when holding is out of reach) its sign:
+  // if holding the wheel needs more than the brake gives, the wheel turns the way the excess
+  // pushes it, and the brake, at its limit, pushes back. The direction comes from the holding
+  // candidate, not from the spin the last friction impulse left: a brake never reverses a wheel,
+  // and guessing its direction from a friction impulse that is about to change would let a
+  // static row settle with the contact still sliding (a parked car crept away at 1 cm/s).
+  btScalar holdingBrake = 0;
+  if (contact.brakeImpulseLimit > 0) {
+    if (brakeCouldHold(contact.longitudinalImpulse, trial.speed, spinImpulse,
+                       contact.brakeImpulseLimit, radius)) {
+      // Whether the brake holds depends on the impulse the tire really transmits: the candidate
+      // as commit() will limit it.
+      evaluate(trial.speed, chassisMass);
+      const btScalar held = candidate(trial, contact.longitudinalImpulse, trial.speed, dt);
+      holdingBrake =
+          frictionLimited(contact, held, contact.lateralImpulse).longitudinal * radius - spinImpulse;
+      if (std::fabs(holdingBrake) <= contact.brakeImpulseLimit) return trial;
+    } else {
+      // brakeCouldHold's bound: sliding forward, holding would need a brake below -limit.
+      holdingBrake = trial.speed > 0 ? -1 : 1;
+    }
+  }
+  // The brake cannot hold it: the wheel turns against the brake at the brake's limit.
+  const btScalar spinWithoutBrake = spinFree - contact.longitudinalImpulse * radius * inverseInertia;
+  const btScalar brake = std::copysign(contact.brakeImpulseLimit, holdingBrake);
+  const btScalar spin = spinWithoutBrake + brake * inverseInertia;
+  return evaluate(trial.speed - radius * spin, chassisMass + radius * radius * inverseInertia);
+}
+
+ContactSolver::RowTrial ContactSolver::lateralTrial(const SolverBody& chassis,
+                                                  const WheelContact& contact,
+                                                  const ContactRows& rows) const {
+  RowTrial trial;
+  trial.speed = trial.slip = rowSpeed(chassis, contact, rows.lateral);
+  const btScalar longitudinalSlip =
+      rowSpeed(chassis, contact, rows.longitudinal) - contact.radius * contact.angularSpeed;
+  trial.sticks = contact.boxFriction || contact.staticLateral;
+  trial.inverseMass = rows.lateral.inverseMass;
+  trial.softness = rows.lateral.softness;
+  trial.bias = rows.lateral.bias;
+  if (!trial.sticks)
+    trial.law = contact.tire->lateral(contact.tireContact, trial.slip, longitudinalSlip);
+  return trial;
+}
+
+btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse, btScalar speed,
+                                  btScalar dt) const {
+  // The row's contact speed moved since its law was evaluated (other wheels' impulses turned the
+  // chassis); the wheel's own part of the slip did not. Follow the law along its slope.
+  const btScalar slip = trial.slip + (speed - trial.speed);
+  FrictionLaw law = trial.law;
+  law.force -= law.stiffness * (slip - trial.slip);
+  return impulse + rowStep(law, trial.sticks, impulse, slip, trial.inverseMass, trial.softness,
+                           trial.bias, dt);
+}
+
+ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelContact& contact,
+                                                          btScalar longitudinal,
+                                                          btScalar lateral) const {
+  if (contact.boxFriction) {
+    // Seed 001's handbrake: each direction on its own, each at the (x 0.85) limit.
+    return {std::clamp(longitudinal, -contact.longitudinalLimit, contact.longitudinalLimit),
+            std::clamp(lateral, -contact.lateralLimit, contact.lateralLimit)};
+  }
+  if (contact.longitudinalLimit <= 0 || contact.lateralLimit <= 0) return {0, 0};
+  // Friction ellipse (seed 004, step 5): scale both onto the boundary when outside.
+  const btScalar x = longitudinal * contact.inverseLongitudinalLimit;
+  const btScalar y = lateral * contact.inverseLateralLimit;
+  const btScalar ellipse = x * x + y * y;
+  if (ellipse <= 1) return {longitudinal, lateral};
+  const btScalar scale = 1 / std::sqrt(ellipse);
+  return {longitudinal * scale, lateral * scale};
+}
+
+void ContactSolver::commit(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+                           btScalar longitudinalWanted, btScalar lateralWanted) {
+  const FrictionPair limited = frictionLimited(contact, longitudinalWanted, lateralWanted);
+  const btScalar longitudinal = limited.longitudinal;
+  const btScalar lateral = limited.lateral;
+  // The wheel's spin and brake for the new friction impulse.
+  const btScalar inverseInertia = contact.inverseSpinInertia;
+  if (inverseInertia > 0) {
+    const btScalar spinFree = freeSpin(contact);
+    const btScalar needed = longitudinal * contact.radius - spinFree / inverseInertia;
+    if (std::fabs(needed) <= contact.brakeImpulseLimit) {
+      contact.brakeImpulse = needed;
+      contact.angularSpeed = 0;
+    } else {
+      contact.brakeImpulse = std::copysign(contact.brakeImpulseLimit, needed);
+      // The ground pushes the tire forward; on the wheel that is a torque against forward spin.
+      contact.angularSpeed =
+          spinFree + (contact.brakeImpulse - longitudinal * contact.radius) * inverseInertia;
+    }
+  }
+  applyRow(chassis, contact, rows.longitudinal, longitudinal - contact.longitudinalImpulse);
+  applyRow(chassis, contact, rows.lateral, lateral - contact.lateralImpulse);
+  contact.longitudinalImpulse = longitudinal;
+  contact.lateralImpulse = lateral;
+}
+
+}  // namespace raycar

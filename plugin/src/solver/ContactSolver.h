@@ -1,0 +1,248 @@
+#pragma once
+// The velocity-level solve of one vehicle's wheel contacts (DESIGN.md steps 6-8).
+//
+// Per wheel in contact there are four rows, swept Gauss-Seidel style over all wheels:
+//   suspension    along the contact normal: lambda = (k x + anti-roll + c dx/dt) dt, >= 0. The
+//                 spring term uses the compression after Bullet's integration (semi-implicit,
+//                 so the static sag is exactly N / k and an undamped spring keeps its energy);
+//                 the damper term uses the compression speed the impulses themselves produce
+//                 (implicit), so no damping rate or light ground body can make it overshoot;
+//   bump stop     unilateral, along the normal, speculative: the suspension may not close more
+//                 than its remaining travel in one step, so a hard landing stops at full
+//                 compression instead of overlapping by one step's travel;
+//   longitudinal  tire surface slip Vx - R w, coupling chassis, ground body and wheel spin, solved
+//                 together with the wheel's brake: the brake either holds the wheel (w = 0, brake
+//                 impulse within (T_brake + T_rolling) dt) or turns against it at that limit. The
+//                 block solve matters: a wheel is ~50x lighter than its share of the chassis, so
+//                 alternating brake and friction rows would move the chassis a few % per sweep;
+//   lateral       side slip Vy;
+// and per locked or limited-slip differential a row between two wheels' spins.
+// The two friction rows follow the tire model's force law through Newton steps on
+// lambda = F(u) dt (u: the row's slip velocity), which is implicit in the slip and therefore
+// stable at any step, and are clamped so that friction never reverses a slip within one step
+// (on the curve's falling branch an explicit step would throw a light wheel's spin past the
+// ground speed). The impulses are then projected onto the friction ellipse (or, for a handbraked
+// wheel, onto seed 001's independent box). A row whose contact speed and slip speed are both
+// below ContactSolverSettings::stickSpeed is static friction instead: target u = 0 up to the
+// friction limit, which a slip law cannot give (its force needs slip, so a parked car would
+// creep, and with the slip epsilons a launching wheel's slip ratio swings by 100% per step).
+//
+// Each step starts from the previous step's suspension and tire impulses (warm start) and sweeps
+// until a sweep changes no row's impulse by more than ContactSolverSettings::tolerance x dt, at
+// most `iterations` times. The rows' Jacobians are computed once per step (ContactRow).
+//
+// Velocities are worked on as copies and include the velocity change the bodies' current forces
+// (gravity) will add in the next substep, so that friction cancels the slope's pull before it
+// moves the car: a parked car on a slope stays put rather than creeping g sin(theta) dt^2 a step.
+
+#include <BulletDynamics/Dynamics/btRigidBody.h>
+
+#include <vector>
+
+#include "raycar/tire/Tire.h"
+#include "raycar/vehicle/VehicleSettings.h"
+
+namespace raycar {
+
+// A rigid body as the solver sees it. A null body is static or kinematic: infinite mass, fixed
+// velocity field.
+struct SolverBody {
+  btRigidBody* body = nullptr;
+  btVector3 linearVelocity{0, 0, 0};
+  btVector3 angularVelocity{0, 0, 0};
+  btVector3 predictedLinearChange{0, 0, 0};   // from the body's forces over the next step
+  btVector3 predictedAngularChange{0, 0, 0};
+  btScalar inverseMass = 0;
+  btMatrix3x3 inverseInertia = btMatrix3x3::getIdentity();
+  btVector3 centerOfMass{0, 0, 0};
+
+  void load(btRigidBody* rigidBody, btScalar dt);   // copies velocity and mass properties
+  btVector3 velocityAt(const btVector3& arm) const {
+    return linearVelocity + angularVelocity.cross(arm);
+  }
+  void applyImpulse(const btVector3& impulse, const btVector3& arm) {
+    linearVelocity += impulse * inverseMass;
+    angularVelocity += inverseInertia * arm.cross(impulse);
+  }
+};
+
+// One wheel's contact, filled by the vehicle before the solve; the impulses are the results.
+struct WheelContact {
+  bool active = false;             // the wheel touches the ground
+  int groundBody = -1;             // index into the ground bodies, -1: static or kinematic
+  btVector3 groundVelocity{0, 0, 0};  // contact point velocity of a static/kinematic ground
+  btVector3 chassisArm{0, 0, 0};   // contact point - chassis centre of mass (m)
+  btVector3 groundArm{0, 0, 0};    // contact point - ground centre of mass (m)
+  btVector3 normal{0, 0, 0};       // contact normal, up from the ground
+  btVector3 longitudinal{0, 0, 0};  // wheel forward, in the contact plane
+  btVector3 lateral{0, 0, 0};      // wheel right, in the contact plane
+  btScalar radius = 0;             // m
+  btScalar inverseSpinInertia = 0;  // 1 / (kg m^2); 0 while the handbrake locks the wheel
+  btScalar angularSpeed = 0;       // rad/s, in and out
+  btScalar brakeImpulseLimit = 0;  // N m s: (footbrake + rolling resistance torque) dt
+  // Suspension
+  btScalar springForce = 0;        // N: k x + anti-roll, from positions alone
+  btScalar damping = 0;            // N s/m
+  btScalar springStiffness = 0;    // N/m: k (1 + anti-roll share), for the stiff-spring rule
+  btScalar rayCosine = 1;          // cosine between the ray and the normal (compression speed
+                                   // = normal approach speed / rayCosine)
+  bool bumpStopActive = false;     // full compression is within reach this step
+  btScalar bumpStopGap = 0;        // m along the normal to full compression, < 0 when past it
+  // Tire
+  const TireModel* tire = nullptr;
+  TireContact tireContact;         // normalLoad follows the solved suspension and bump stop
+  btScalar coulombScale = 1;       // static and box rows' limits relative to the tire's
+                                   // (dyn_friction_ratio, the handbrake's 0.85 and cap)
+  bool boxFriction = false;        // handbraked: seed 001's independent directions
+  bool staticLongitudinal = false;  // below stickSpeed: the row sticks up to the limit
+  bool staticLateral = false;
+  // A sticking row is the tire's carcass as a spring-damper anchored on the ground (stiffness
+  // N/m, 0: a rigid row), its anchor `stickDisplacement` (m of slip since the row began to stick)
+  // kept from step to step. Rigid rows leave a statically indeterminate hold to the sweep order
+  // (one wheel of a parked truck pulled against the others); springs share it as stiffness does.
+  btScalar longitudinalStickStiffness = 0;
+  btScalar lateralStickStiffness = 0;
+  btScalar longitudinalStickDisplacement = 0;  // state: m
+  btScalar lateralStickDisplacement = 0;       // state: m
+  bool longitudinalStuck = false;  // result: the row stuck this step
+  bool lateralStuck = false;
+  bool warmStart = false;          // active in the previous step: start from its impulses
+  // Results (impulses over the step)
+  btScalar suspensionImpulse = 0;  // N s along the normal
+  btScalar bumpStopImpulse = 0;    // N s along the normal
+  btScalar longitudinalImpulse = 0;  // N s on the chassis along `longitudinal`
+  btScalar lateralImpulse = 0;     // N s on the chassis along `lateral`
+  btScalar brakeImpulse = 0;       // N m s on the wheel
+  btScalar forwardSpeed = 0;       // m/s after the solve: contact over ground along `longitudinal`
+  btScalar lateralSpeed = 0;       // m/s after the solve, along `lateral`
+  btScalar longitudinalLimit = 0;  // N s: friction ellipse semi-axes (or box half-widths)
+  btScalar lateralLimit = 0;
+  btScalar inverseLongitudinalLimit = 0;  // 1 / the limits (0 for a zero limit)
+  btScalar inverseLateralLimit = 0;
+  btScalar normalImpulse() const { return suspensionImpulse + bumpStopImpulse; }
+};
+
+// A locked or limited-slip differential between two wheels: their spins are driven together up
+// to `limit` (N m s over the step; infinite when locked).
+struct SpinCoupling {
+  int wheelA = 0;
+  int wheelB = 0;
+  btScalar limit = 0;
+  btScalar impulse = 0;  // result: N m s from B to A
+};
+
+// One direction of a wheel's contact (normal, longitudinal or lateral) as the solve sees it,
+// computed once per step: the velocity along it is two dot products per body, and an impulse
+// along it moves each body by a precomputed amount.
+struct ContactRow {
+  btVector3 direction{0, 0, 0};       // world, unit; the chassis is pushed along +direction
+  btVector3 chassisAngular{0, 0, 0};  // chassis arm x direction
+  btVector3 chassisTurn{0, 0, 0};     // chassis inverse inertia x chassisAngular
+  btVector3 groundAngular{0, 0, 0};   // ground arm x direction (dynamic ground only)
+  btVector3 groundTurn{0, 0, 0};      // ground inverse inertia x groundAngular
+  btScalar groundSpeed = 0;           // static or kinematic ground's velocity along direction
+  btScalar inverseMass = 0;           // 1 / effective mass, chassis and ground (not the wheel)
+  // A sticking friction row's spring (WheelContact's stick stiffness), as a soft constraint:
+  // slip + softness x impulse + bias = 0 after the row's step.
+  btScalar softness = 0;  // m/s per N s
+  btScalar bias = 0;      // m/s
+};
+
+class ContactSolver {
+ public:
+  // Reserves room for `wheelCount` wheels, so that solve() never allocates.
+  void reserve(size_t wheelCount);
+
+  // Asks the memory system for the solver's per-contact arrays (see Prefetch.h).
+  void prefetch() const;
+  // Ground bodies the contacts refer to by index (dynamic bodies only).
+  std::vector<SolverBody>& groundBodies() { return groundBodies_; }
+
+  // Solves and leaves the new velocities in `chassis` and the ground bodies (predicted changes
+  // removed again) and the impulses in `contacts`. At most `settings.iterations` sweeps; fewer
+  // once a sweep changes no impulse by more than `settings.tolerance` (N) x dt.
+  void solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
+             std::vector<SpinCoupling>& couplings, btScalar dt, const ContactSolverSettings& settings);
+
+ private:
+  struct ContactRows {
+    ContactRow normal, longitudinal, lateral;
+  };
+  void buildRow(const SolverBody& chassis, const WheelContact& contact, const btVector3& direction,
+                ContactRow& row) const;
+  // Velocity of the chassis' contact point over the ground along the row's direction (m/s).
+  btScalar rowSpeed(const SolverBody& chassis, const WheelContact& contact,
+                    const ContactRow& row) const {
+    btScalar speed = chassis.linearVelocity.dot(row.direction) +
+                     chassis.angularVelocity.dot(row.chassisAngular);
+    if (contact.groundBody < 0) return speed - row.groundSpeed;
+    const SolverBody& ground = groundBodies_[contact.groundBody];
+    return speed - ground.linearVelocity.dot(row.direction) -
+           ground.angularVelocity.dot(row.groundAngular);
+  }
+  // An impulse (N s) along the row on the chassis, and its opposite on a dynamic ground body.
+  void applyRow(SolverBody& chassis, const WheelContact& contact, const ContactRow& row,
+                btScalar impulse) {
+    chassis.linearVelocity += row.direction * (impulse * chassis.inverseMass);
+    chassis.angularVelocity += row.chassisTurn * impulse;
+    if (contact.groundBody < 0) return;
+    SolverBody& ground = groundBodies_[contact.groundBody];
+    ground.linearVelocity -= row.direction * (impulse * ground.inverseMass);
+    ground.angularVelocity -= row.groundTurn * impulse;
+  }
+  void solveSuspension(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+                       btScalar dt);
+  void solveBumpStop(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+                     btScalar dt, const ContactSolverSettings& settings);
+  void setFrictionLimits(WheelContact& contact, btScalar dt);
+  static void setInverseLimits(WheelContact& contact);
+  void solveAirborneBrake(WheelContact& contact);
+  void solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts);
+  // Impulse change of one friction row with slip velocity `slip` and inverse mass.
+  btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
+                   btScalar inverseMass, btScalar softness, btScalar bias, btScalar dt) const;
+  // The stick springs of a contact's friction rows for this step, and their anchors after it.
+  static void setStickSpring(ContactRow& row, const WheelContact& contact, btScalar stiffness,
+                             btScalar displacement, btScalar dt);
+  static void updateStickDisplacements(WheelContact& contact, btScalar dt);
+  // False only when holding the wheel still cannot be within the brake's limit, whatever the
+  // tire gives (spinImpulse: the free spin over the inverse spin inertia, N m s).
+  static bool brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
+                             btScalar brakeLimit, btScalar radius);
+  // The wheel's spin without its brake and friction impulses of this step (drive torque only).
+  btScalar freeSpin(const WheelContact& contact) const;
+  // A friction row's tire law, evaluated at `slip` when the row's contact speed was `speed`.
+  struct RowTrial {
+    FrictionLaw law;
+    btScalar slip = 0;         // m/s
+    btScalar speed = 0;        // m/s
+    btScalar inverseMass = 0;  // of the row as solved (with the wheel's spin when it turns)
+    btScalar softness = 0;     // the row's stick spring (ContactRow)
+    btScalar bias = 0;
+    bool sticks = false;
+  };
+  RowTrial longitudinalTrial(const SolverBody& chassis, const WheelContact& contact,
+                             const ContactRows& rows, btScalar dt) const;
+  RowTrial lateralTrial(const SolverBody& chassis, const WheelContact& contact,
+                        const ContactRows& rows) const;
+  // The new total impulse a row asks for (before the friction limits) at contact speed `speed`.
+  btScalar candidate(const RowTrial& trial, btScalar impulse, btScalar speed, btScalar dt) const;
+  // The pair of friction impulses after the friction ellipse (or the handbrake's box).
+  struct FrictionPair {
+    btScalar longitudinal;
+    btScalar lateral;
+  };
+  FrictionPair frictionLimited(const WheelContact& contact, btScalar longitudinal,
+                               btScalar lateral) const;
+  // Applies the friction limits, settles the wheel's spin against its brake, and applies the
+  // change of impulse to the bodies.
+  void commit(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+              btScalar longitudinal, btScalar lateral);
+
+  std::vector<SolverBody> groundBodies_;
+  std::vector<ContactRows> rows_;  // per contact, this step
+  btScalar previousDt_ = 0;        // s: the step the warm-start impulses were solved for
+  std::vector<RowTrial> trials_;   // per contact, this pass
+};
+
+}  // namespace raycar

@@ -1,0 +1,22 @@
+#include "raycar/vehicle/Differential.h"
+
+#include <cmath>
+#include <limits>
+
+namespace raycar {
+
+btScalar differentialLockingTorque(const DifferentialSettings& differential,
+                                   btScalar axleInputTorque) {
+  switch (differential.type) {
+    case DifferentialType::Open:
+      return 0;
+    case DifferentialType::Locked:
+      return std::numeric_limits<btScalar>::infinity();
+    case DifferentialType::LimitedSlip:
+      return differential.preloadTorque +
+             differential.lockingCoefficient * std::fabs(axleInputTorque);
+  }
+  return 0;
+}
+
+}  // namespace raycar

@@ -1,0 +1,84 @@
+#include "raycar/vehicle/Engine.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace raycar {
+namespace {
+
+btScalar curveTorque(const std::vector<TorquePoint>& curve, btScalar rpm) {
+  if (rpm <= curve.front().rpm) return curve.front().torque;
+  if (rpm >= curve.back().rpm) return curve.back().torque;
+  const auto upper = std::upper_bound(curve.begin(), curve.end(), rpm,
+                                      [](btScalar value, const TorquePoint& p) { return value < p.rpm; });
+  const TorquePoint& b = *upper;
+  const TorquePoint& a = *(upper - 1);
+  return a.torque + (b.torque - a.torque) * (rpm - a.rpm) / (b.rpm - a.rpm);
+}
+
+btScalar fullThrottleTorque(const EngineSettings& engine, btScalar rpm) {
+  rpm = std::max(rpm, btScalar(0));
+  if (rpm >= engine.maxRpm) return 0;
+  if (engine.model == EngineModel::TorqueCurve) return curveTorque(engine.torqueCurve, rpm);
+  // P(n) / (2 pi n) with n = rpm / 60; the limit at n -> 0 is P pi / n_max / (2 pi).
+  const btScalar revolutions = rpm / 60;
+  const btScalar maxRevolutions = engine.maxRpm / 60;
+  if (revolutions < btScalar(1e-6) * maxRevolutions) return btScalar(0.5) * engine.power / maxRevolutions;
+  return engine.power * std::sin(SIMD_PI * revolutions / maxRevolutions) / (SIMD_2_PI * revolutions);
+}
+
+}  // namespace
+
+btScalar engineTorque(const EngineSettings& engine, btScalar rpm, btScalar throttle) {
+  throttle = std::clamp(throttle, btScalar(0), btScalar(1));
+  if (throttle == 0) return 0;
+  const btScalar shaped =
+      engine.throttleExponent == 1 ? throttle : std::pow(throttle, engine.throttleExponent);
+  return fullThrottleTorque(engine, rpm) * shaped;
+}
+
+btScalar enginePower(const EngineSettings& engine, btScalar rpm) {
+  return fullThrottleTorque(engine, rpm) * SIMD_2_PI * std::max(rpm, btScalar(0)) / 60;
+}
+
+btScalar peakEngineTorque(const EngineSettings& engine) {
+  if (engine.model == EngineModel::PowerSine) return fullThrottleTorque(engine, 0);
+  btScalar peak = 0;
+  for (const TorquePoint& point : engine.torqueCurve)
+    if (point.rpm < engine.maxRpm) peak = std::max(peak, point.torque);
+  return peak;
+}
+
+btScalar engineBrakingTorque(const EngineSettings& engine, btScalar rpm) {
+  const btScalar fraction = std::clamp(rpm / engine.maxRpm, btScalar(0), btScalar(1));
+  return engine.engineBraking * peakEngineTorque(engine) * fraction;
+}
+
+std::vector<std::string> validateEngine(const EngineSettings& engine) {
+  std::vector<std::string> problems;
+  auto require = [&](bool ok, const std::string& text) {
+    if (!ok) problems.push_back("engine: " + text);
+  };
+  // Each rule names the fields by their C++ and their script names.
+  require(engine.idleRpm < engine.maxRpm,
+          "engine.idleRpm (engine_idleRPM) must be below engine.maxRpm (engine_maxRPM)");
+  require(engine.minRpm <= engine.idleRpm,
+          "engine.minRpm (engine_minRPM) must not exceed engine.idleRpm (engine_idleRPM)");
+  require(engine.startRpm >= engine.idleRpm && engine.startRpm < engine.maxRpm,
+          "engine.startRpm (engine_startRPM) must lie in [engine.idleRpm, engine.maxRpm)");
+  if (engine.model == EngineModel::TorqueCurve) {
+    const std::vector<TorquePoint>& curve = engine.torqueCurve;
+    require(curve.size() >= 2, "torque curve needs at least 2 points");
+    for (size_t i = 0; i < curve.size(); ++i) {
+      // The script's range for torque_curve's numbers: [0, 1e6] rev/min and N m.
+      require(curve[i].rpm >= 0 && curve[i].torque >= 0 && curve[i].rpm <= 1e6 && curve[i].torque <= 1e6,
+              "torque curve point " + std::to_string(i + 1) + " must be finite and lie in [0, 1e6]");
+      if (i > 0)
+        require(curve[i].rpm > curve[i - 1].rpm,
+                "torque curve point " + std::to_string(i + 1) + ": rpm must increase");
+    }
+  }
+  return problems;
+}
+
+}  // namespace raycar

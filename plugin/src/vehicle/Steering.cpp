@@ -1,0 +1,64 @@
+#include "raycar/vehicle/Steering.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace raycar {
+namespace {
+constexpr btScalar kRadiansPerDegree = SIMD_PI / 180;
+constexpr btScalar kLargestSteer = 89 * kRadiansPerDegree;
+
+btScalar moveToward(btScalar value, btScalar target, btScalar step) {
+  if (value < target) return std::min(value + step, target);
+  return std::max(value - step, target);
+}
+}  // namespace
+
+btScalar maxSteerAngle(const SteeringSettings& steering, btScalar speed) {
+  const btScalar degrees = steering.maxSteerV0 > 0
+                               ? steering.maxSteerV0 + steering.maxSteerKv * std::fabs(speed)
+                               : steering.maxSteer;
+  return std::clamp(degrees * kRadiansPerDegree, btScalar(1e-4), kLargestSteer);
+}
+
+btScalar updateSteerAngle(const SteeringSettings& steering, btScalar angle, btScalar input,
+                          btScalar speed, btScalar dt) {
+  const btScalar limit = maxSteerAngle(steering, speed);
+  if (input == 0) {
+    const btScalar relaxation =
+        std::max(btScalar(0), steering.steerRelaxationV0 + steering.steerRelaxationKv * std::fabs(speed));
+    return std::clamp(moveToward(angle, 0, relaxation * kRadiansPerDegree * dt), -limit, limit);
+  }
+  const btScalar lock = std::min(std::fabs(angle) / limit, btScalar(1));
+  const btScalar rate = std::max(
+      steering.steerSpeed * (1 + (steering.steerSpeedValScale - 1) * lock * lock),
+      steering.steerSpeedMin);
+  return std::clamp(moveToward(angle, input * limit, std::max(rate, btScalar(0)) * kRadiansPerDegree * dt),
+                    -limit, limit);
+}
+
+btScalar ackermannWheelAngle(btScalar steer, btScalar forwardFromReference,
+                             btScalar referenceToSteeredAxle, btScalar left) {
+  if (steer == 0 || referenceToSteeredAxle <= 0) return steer;
+  // Turning centre on the reference line, R to the left (R < 0: to the right).
+  const btScalar radius = referenceToSteeredAxle / std::tan(steer);
+  const btScalar arm = radius - left;
+  if (arm * radius <= 0) return steer;  // the wheel beyond the turning centre: no geometry left
+  return std::atan(forwardFromReference / arm);
+}
+
+btScalar rampPedal(const SteeringSettings& steering, btScalar current, btScalar requested,
+                   btScalar dt) {
+  return steering.pedalSpeed > 0 ? moveToward(current, requested, steering.pedalSpeed * dt)
+                                 : requested;
+}
+
+btScalar capPedal(const SteeringSettings& steering, btScalar pedal, btScalar lockFraction,
+                  btScalar speed) {
+  if (std::fabs(speed) <= steering.pedalLimitSpeed) return pedal;
+  const btScalar lock = std::clamp(lockFraction, btScalar(0), btScalar(1));
+  const btScalar cap = 1 + (steering.maxSteeringPedal - 1) * lock;
+  return std::clamp(pedal, -cap, cap);
+}
+
+}  // namespace raycar

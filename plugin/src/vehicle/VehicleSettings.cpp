@@ -1,0 +1,109 @@
+#include "raycar/vehicle/VehicleSettings.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "raycar/vehicle/SettingsFields.h"
+
+#include "Finite.h"
+
+namespace raycar {
+namespace {
+
+void validateWheel(const WheelSettings& wheel, const std::string& name,
+                   std::vector<std::string>& problems) {
+  checkFields(FieldScope::Wheel, ConstFieldOwners{nullptr, &wheel}, name + ": ", problems);
+  if (wheel.stiffness == 0 && !(wheel.suspensionRestLength < wheel.suspensionMaxLength)) {
+    problems.push_back(name + ": automatic stiffness needs suspensionRestLength (len_initial, " +
+                       std::to_string(wheel.suspensionRestLength) + " m) < suspensionMaxLength (len_max, " +
+                       std::to_string(wheel.suspensionMaxLength) + " m)");
+  }
+  if (!(wheel.maxFriction >= wheel.minFriction))
+    problems.push_back(name + ": maxFriction (max_friction) must be >= minFriction (min_friction)");
+  for (auto& text : validateTire(wheel.tire, name + " tire")) problems.push_back(text);
+}
+
+void validateDifferentials(const VehicleSettings& settings, std::vector<std::string>& problems) {
+  btScalar shareSum = 0;
+  bool anyShare = false, anyDefaultShare = false;
+  for (size_t d = 0; d < settings.differentials.size(); ++d) {
+    const DifferentialSettings& differential = settings.differentials[d];
+    const std::string name = "differential " + std::to_string(d + 1) + " (axle " +
+                             std::to_string(differential.axle) + ")";
+    int driving = 0;
+    for (const WheelSettings& wheel : settings.wheels)
+      driving += wheel.axle == differential.axle && wheel.driving;
+    if (driving == 0) problems.push_back(name + ": the axle has no driving wheels");
+    for (size_t e = 0; e < d; ++e)
+      if (settings.differentials[e].axle == differential.axle)
+        problems.push_back(name + ": axle already has differential " + std::to_string(e + 1));
+    checkFields(FieldScope::Differential, ConstFieldOwners{nullptr, nullptr, nullptr, &differential},
+                name + ": ", problems);
+    if (differential.torqueShare >= 0) {
+      anyShare = true;
+      shareSum += differential.torqueShare;
+    } else {
+      anyDefaultShare = true;
+    }
+  }
+  if (anyShare && anyDefaultShare)
+    problems.push_back("differentials: give every differential a torque share, or none");
+  if (anyShare && std::fabs(shareSum - 1) > 1e-3f)
+    problems.push_back("differentials: their torqueShare values add up to " + std::to_string(shareSum) +
+                       ", not 1");
+  if (!settings.differentials.empty()) {
+    for (size_t i = 0; i < settings.wheels.size(); ++i) {
+      const WheelSettings& wheel = settings.wheels[i];
+      if (!wheel.driving) continue;
+      bool covered = false;
+      for (const DifferentialSettings& differential : settings.differentials)
+        covered = covered || differential.axle == wheel.axle;
+      if (!covered)
+        problems.push_back("wheel " + std::to_string(i + 1) + ": drives, but axle " +
+                           std::to_string(wheel.axle) + " has no differential");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings) {
+  std::vector<std::string> problems;
+  const ChassisAxes& axes = settings.axes;
+  if (!isFinite(axes.up) || std::fabs(axes.up.length() - 1) > 1e-4f)
+    problems.push_back("axes: up must be a unit vector");
+  if (!isFinite(axes.forward) || std::fabs(axes.forward.length() - 1) > 1e-4f)
+    problems.push_back("axes: forward must be a unit vector");
+  if (std::fabs(axes.up.dot(axes.forward)) > 1e-4f)
+    problems.push_back("axes: up and forward must be perpendicular");
+  if (settings.wheels.empty()) problems.push_back("vehicle: needs at least one wheel");
+  for (size_t i = 0; i < settings.wheels.size(); ++i)
+    validateWheel(settings.wheels[i], "wheel " + std::to_string(i + 1), problems);
+  // An axle is a row of wheels across the car: anti-roll couples them (and the loader snaps
+  // them). Wheels sharing an axle number but standing apart along the car are a mistake, most
+  // often every wheel left at axle 0.
+  for (size_t i = 0; i < settings.wheels.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      const WheelSettings& a = settings.wheels[i];
+      const WheelSettings& b = settings.wheels[j];
+      if (a.axle != b.axle) continue;
+      const btScalar apart = std::fabs((a.attachmentPoint - b.attachmentPoint).dot(axes.forward));
+      if (apart > std::max(a.radius, b.radius)) {
+        problems.push_back("wheel " + std::to_string(i + 1) + ": shares axle " +
+                           std::to_string(a.axle) + " with wheel " + std::to_string(j + 1) +
+                           " but its attachmentPoint stands " + std::to_string(apart) +
+                           " m from it along the chassis forward axis (give each axle its own "
+                           "number)");
+        break;
+      }
+    }
+  }
+  // Every number against its row of the field table; then the rules between fields, per module.
+  checkFields(FieldScope::Vehicle, ConstFieldOwners{&settings}, "", problems);
+  for (auto& text : validateEngine(settings.engine)) problems.push_back(text);
+  for (auto& text : validateGearbox(settings.gearbox, settings.engine.maxRpm)) problems.push_back(text);
+  validateDifferentials(settings, problems);
+  return problems;
+}
+
+}  // namespace raycar
