@@ -110,7 +110,7 @@ int main() {
     const raycar::WheelState& wheel = car.wheelState(i);
     std::printf("   wheel %d: spring %.3f m (len_initial 0.220), load %6.0f N (static %6.0f N), k %.0f N/m\n",
                 i + 1, double(wheel.suspensionLength), double(wheel.normalLoad),
-                double(wheel.staticLoad), double(wheel.stiffness));
+                double(wheel.staticLoad), double(car.wheelSettings(i).stiffness));
   }
 
   // 2. Full throttle to 100 km/h through the automatic gearbox.

@@ -53,7 +53,7 @@ TEST_CASE("automatic stiffness rests every spring at len_initial within 2 mm") {
   CarSpec spec;
   spec.centerOfMassForward = 0.35f;  // unequal axle loads: the springs must differ
   TestCar car = addCar(ground.world, spec, at(touchdownHeight(spec)));
-  CHECK(car.vehicle->wheelState(0).stiffness > 1.5 * car.vehicle->wheelState(2).stiffness);
+  CHECK(car.vehicle->wheelSettings(0).stiffness > 1.5 * car.vehicle->wheelSettings(2).stiffness);
   run(ground.world, 6);
   for (int i = 0; i < 4; ++i) {
     INFO("wheel " << i);

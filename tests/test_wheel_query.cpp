@@ -1,4 +1,4 @@
-// The cached wheel queries (WheelQuerySettings::cache) answer bitwise what
+// The cached wheel queries (CachedRayQuery, WheelQuerySettings::cache) answer bitwise what
 // btCollisionWorld::rayTest answers: ray by ray on a tilted, offset mesh with boxes, a compound
 // and a sphere about, and over whole drives, cache on against cache off, with a box dropped
 // under a wheel.
@@ -13,7 +13,7 @@
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
 
 #include "TestWorld.h"
-#include "ground/WheelQuery.h"
+#include "ground/GroundQuery.h"
 #include "ground/WheelRaycast.h"
 
 using namespace raycar;
@@ -63,7 +63,8 @@ TEST_CASE("cached wheel rays equal rayTest bit for bit, on meshes, boxes, compou
 
   WheelQuerySettings settings;
   settings.maxCachedTriangles = 24;
-  WheelQuery query(1, settings);
+  NearbyGround nearby;
+  CachedRayQuery query(settings);
   std::mt19937 random(7);
   std::uniform_real_distribution<btScalar> unit(-1, 1);
   btVector3 wheel(0, 1.0f, 0);
@@ -97,8 +98,8 @@ TEST_CASE("cached wheel rays equal rayTest bit for bit, on meshes, boxes, compou
     btVector3 boxMin = from, boxMax = from;
     boxMin.setMin(to);
     boxMax.setMax(to);
-    REQUIRE(query.begin(world.world(), ignored, boxMin, boxMax));
-    if (!query.cast(0, from, to, down * 0.05f, false, cached)) continue;  // a tie: rayTest answers
+    REQUIRE(nearby.gather(world.world(), ignored, boxMin, boxMax));
+    if (!query.castNearby(nearby, from, to, down * 0.05f, false, cached)) continue;  // a tie: rayTest answers
     ++answered;
     CAPTURE(i);
     REQUIRE(sameHit(cached, expected));
@@ -195,10 +196,11 @@ TEST_CASE("two objects hit at the very same fraction: the cached query leaves th
   btBoxShape chassisShape(btVector3(0.1f, 0.1f, 0.1f));
   btRigidBody chassis(0, nullptr, &chassisShape);
   const btVector3 from(0.1f, 1, 0.2f), to(0.1f, -1, 0.2f);
-  WheelQuery query(1, WheelQuerySettings{});
-  REQUIRE(query.begin(world.world(), chassis, btVector3(0.1f, -1, 0.2f), btVector3(0.1f, 1, 0.2f)));
+  NearbyGround nearby;
+  CachedRayQuery query(WheelQuerySettings{});
+  REQUIRE(nearby.gather(world.world(), chassis, btVector3(0.1f, -1, 0.2f), btVector3(0.1f, 1, 0.2f)));
   WheelRayHit hit;
-  CHECK_FALSE(query.cast(0, from, to, btVector3(0, 0, 0), false, hit));
+  CHECK_FALSE(query.castNearby(nearby, from, to, btVector3(0, 0, 0), false, hit));
   const WheelRayHit expected = castWheelRay(world.world(), from, to, &chassis);
   CHECK((expected.object == first || expected.object == second));
 }

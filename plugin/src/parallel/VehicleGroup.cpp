@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
-#include "parallel/Prefetch.h"
+#include "Prefetch.h"
 #include "parallel/WorkerPool.h"
 #include "raycar/Error.h"
+#include "vehicle/StepStages.h"
+#include "vehicle/VehicleRuntime.h"
 
 namespace raycar {
 VehicleGroup::VehicleGroup(int threads, int minimumVehiclesPerThread)
@@ -17,7 +19,8 @@ int VehicleGroup::threadCount() const { return pool_->threadCount(); }
 
 RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis, VehicleSettings settings) {
   vehicles_.push_back(std::make_unique<RaycastVehicle>(chassis, std::move(settings)));
-  progress_.push_back(Progress::Idle);
+  runtimes_.push_back(&vehicles_.back()->runtime());
+  resumeAt_.push_back(StepStage::Done);
   return *vehicles_.back();
 }
 
@@ -32,32 +35,23 @@ void VehicleGroup::removeVehicle(RaycastVehicle& vehicle) {
   const auto found = std::find_if(vehicles_.begin(), vehicles_.end(),
                                   [&](const auto& owned) { return owned.get() == &vehicle; });
   if (found == vehicles_.end()) return;
+  runtimes_.erase(runtimes_.begin() + (found - vehicles_.begin()));
   vehicles_.erase(found);
-  progress_.pop_back();
+  resumeAt_.pop_back();
 }
 
 void VehicleGroup::stepIndependent(int begin, int end) {
+  const StepContext context{world_, dt_, false, false};
   for (int i = begin; i < end; ++i) {
     // The cars ahead are asked for in stages while this one works, so that their memory round
-    // trips overlap this car's work instead of following it (RaycastVehicle::prefetchArrays).
-    if (i + 3 < end) prefetchObject(*vehicles_[size_t(i) + 3]);
-    if (i + 2 < end) vehicles_[size_t(i) + 2]->prefetchArrays();
-    if (i + 1 < end) vehicles_[size_t(i) + 1]->prefetchInternals();
-    RaycastVehicle& vehicle = *vehicles_[size_t(i)];
-    if (i == begin) vehicle.prefetchStepData();
+    // trips overlap this car's work instead of following it (VehicleRuntime::prefetchArrays).
+    if (i + 3 < end) prefetchObject(*runtimes_[size_t(i) + 3]);
+    if (i + 2 < end) runtimes_[size_t(i) + 2]->prefetchArrays();
+    if (i + 1 < end) runtimes_[size_t(i) + 1]->prefetchInternals();
+    VehicleRuntime& vehicle = *runtimes_[size_t(i)];
+    if (i == begin) vehicle.prefetchAll();
     vehicle.prefetchCaches();
-    Progress& progress = progress_[size_t(i)];
-    progress = Progress::Idle;
-    if (!vehicle.beginStep(world_, dt_)) continue;
-    vehicle.shapeInput(dt_);
-    vehicle.queryWheelRays(*world_, true);
-    progress = Progress::RaysPending;
-    if (vehicle.hasPendingWheelRays()) continue;
-    vehicle.applyWheelRays();
-    progress = Progress::OnDynamicBody;
-    if (vehicle.standsOnDynamicBody()) continue;
-    vehicle.finishStep(dt_);
-    progress = Progress::Done;
+    resumeAt_[size_t(i)] = runStages(vehicle, StepStage::Begin, context);
   }
 }
 
@@ -66,8 +60,8 @@ void VehicleGroup::updateAction(btCollisionWorld* world, btScalar dt) {
   world_ = world;
   dt_ = dt;
   const int count = vehicleCount();
-  // 1. All threads: every car whose rays the cache answered and whose wheels touch only static
-  //    or kinematic ground, start to finish.
+  // 1. All threads: every car whose ground queries the cache answered and whose wheels touch
+  //    only static or kinematic ground, start to finish.
   auto task = [](void* group, int begin, int end) {
     static_cast<VehicleGroup*>(group)->stepIndependent(begin, end);
   };
@@ -75,21 +69,19 @@ void VehicleGroup::updateAction(btCollisionWorld* world, btScalar dt) {
     pool_->run(count, task, this);
   else
     task(this, 0, count);
-  // 2. This thread, in order: full rayTests for the rest, and those of them on static ground.
+  // 2. This thread, in order: the world's queries for the rest, and those of them on static
+  //    ground.
+  const StepContext mainThread{world, dt, true, false};
   for (int i = 0; i < count; ++i) {
-    Progress& progress = progress_[size_t(i)];
-    if (progress != Progress::RaysPending) continue;
-    RaycastVehicle& vehicle = *vehicles_[size_t(i)];
-    vehicle.castPendingWheelRays(*world);
-    vehicle.applyWheelRays();
-    progress = Progress::OnDynamicBody;
-    if (vehicle.standsOnDynamicBody()) continue;
-    vehicle.finishStep(dt);
-    progress = Progress::Done;
+    StepStage& stage = resumeAt_[size_t(i)];
+    if (stage == StepStage::QueryWorld) stage = runStages(*runtimes_[size_t(i)], stage, mainThread);
   }
   // 3. This thread, in order: cars on dynamic bodies, whose solve pushes those bodies too.
-  for (int i = 0; i < count; ++i)
-    if (progress_[size_t(i)] == Progress::OnDynamicBody) vehicles_[size_t(i)]->finishStep(dt);
+  const StepContext pushing{world, dt, true, true};
+  for (int i = 0; i < count; ++i) {
+    StepStage& stage = resumeAt_[size_t(i)];
+    if (stage != StepStage::Done) stage = runStages(*runtimes_[size_t(i)], stage, pushing);
+  }
   world_ = nullptr;
 }
 

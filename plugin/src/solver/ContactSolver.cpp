@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "parallel/Prefetch.h"
+#include "Prefetch.h"
 
 namespace raycar {
 namespace {
@@ -57,7 +57,7 @@ void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& cont
   row.inverseMass += ground.inverseMass + row.groundAngular.dot(row.groundTurn);
 }
 
-void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
+void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
                           std::vector<SpinCoupling>& couplings, btScalar dt,
                           const ContactSolverSettings& settings) {
   const size_t count = contacts.size();
@@ -66,7 +66,8 @@ void ContactSolver::solve(SolverBody& chassis, std::vector<WheelContact>& contac
   // step's impulses are rescaled so that they carry the same forces.
   const btScalar warmStartScale = previousDt_ > 0 ? dt / previousDt_ : btScalar(1);
   previousDt_ = dt;
-  for (WheelContact& contact : contacts) {
+  for (size_t i = 0; i < count; ++i) {
+    WheelContact& contact = contacts[i];
     // A contact that held last step starts from last step's suspension and tire impulses (warm
     // start); the bump stop is speculative and the brake follows the tire, so both start at 0.
     if (contact.active && contact.warmStart) {
@@ -251,7 +252,7 @@ void ContactSolver::setInverseLimits(WheelContact& contact) {
   contact.inverseLateralLimit = contact.lateralLimit > 0 ? 1 / contact.lateralLimit : 0;
 }
 
-void ContactSolver::solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts) {
+void ContactSolver::solveCoupling(SpinCoupling& coupling, const WheelContacts& contacts) {
   WheelContact& a = contacts[coupling.wheelA];
   WheelContact& b = contacts[coupling.wheelB];
   const btScalar inverseInertia = a.inverseSpinInertia + b.inverseSpinInertia;

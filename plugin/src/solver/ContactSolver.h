@@ -131,6 +131,30 @@ struct SpinCoupling {
   btScalar impulse = 0;  // result: N m s from B to A
 };
 
+// The wheels' contacts wherever the vehicle keeps them: `count` of them, `stride` bytes apart
+// (each lives inside its wheel's runtime object, so the solver reads the same memory the wheel's
+// other stages wrote, and no contact is copied in or out).
+class WheelContacts {
+ public:
+  WheelContacts(WheelContact* first, size_t count, size_t stride)
+      : first_(reinterpret_cast<char*>(first)), count_(count), stride_(stride) {}
+  // The contacts that are member `contact` of each element of `owners`.
+  template <class Owner>
+  static WheelContacts of(std::vector<Owner>& owners, WheelContact Owner::*contact) {
+    return owners.empty() ? WheelContacts(nullptr, 0, sizeof(Owner))
+                          : WheelContacts(&(owners[0].*contact), owners.size(), sizeof(Owner));
+  }
+  size_t size() const { return count_; }
+  WheelContact& operator[](size_t i) const {
+    return *reinterpret_cast<WheelContact*>(first_ + i * stride_);
+  }
+
+ private:
+  char* first_;
+  size_t count_;
+  size_t stride_;  // bytes
+};
+
 // One direction of a wheel's contact (normal, longitudinal or lateral) as the solve sees it,
 // computed once per step: the velocity along it is two dot products per body, and an impulse
 // along it moves each body by a precomputed amount.
@@ -161,7 +185,7 @@ class ContactSolver {
   // Solves and leaves the new velocities in `chassis` and the ground bodies (predicted changes
   // removed again) and the impulses in `contacts`. At most `settings.iterations` sweeps; fewer
   // once a sweep changes no impulse by more than `settings.tolerance` (N) x dt.
-  void solve(SolverBody& chassis, std::vector<WheelContact>& contacts,
+  void solve(SolverBody& chassis, const WheelContacts& contacts,
              std::vector<SpinCoupling>& couplings, btScalar dt, const ContactSolverSettings& settings);
 
  private:
@@ -197,7 +221,7 @@ class ContactSolver {
   void setFrictionLimits(WheelContact& contact, btScalar dt);
   static void setInverseLimits(WheelContact& contact);
   void solveAirborneBrake(WheelContact& contact);
-  void solveCoupling(SpinCoupling& coupling, std::vector<WheelContact>& contacts);
+  void solveCoupling(SpinCoupling& coupling, const WheelContacts& contacts);
   // Impulse change of one friction row with slip velocity `slip` and inverse mass.
   btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
                    btScalar inverseMass, btScalar softness, btScalar bias, btScalar dt) const;

@@ -1,5 +1,6 @@
-#include "raycar/vehicle/Aero.h"
+#include "vehicle/Aero.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace raycar {
@@ -14,6 +15,35 @@ btScalar downforce(const AeroSettings& aero, btScalar forwardSpeed) {
 
 btScalar rollingResistanceTorque(const AeroSettings& aero, btScalar normalLoad, btScalar radius) {
   return aero.rollingResistance * normalLoad * radius;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runtime object
+
+Aero::Aero(const AeroSettings& settings, const ChassisAxes& axes, const std::vector<Wheel>& wheels)
+    : settings_(&settings) {
+  for (size_t i = 0; i < wheels.size(); ++i) {
+    const btScalar forward = wheels[i].settings.attachmentPoint.dot(axes.forward);
+    frontAxleForward_ = i == 0 ? forward : std::max(frontAxleForward_, forward);
+    rearAxleForward_ = i == 0 ? forward : std::min(rearAxleForward_, forward);
+  }
+}
+
+void Aero::apply(SolverBody& chassis, const btVector3& worldForward, const btVector3& worldUp,
+                 btScalar dt) const {
+  const AeroSettings& aero = *settings_;
+  // Drag, implicit in the speed (v' = v / (1 + rho CdA |v| dt / (2 m))): it slows the chassis by
+  // at most its whole velocity, whatever the mass; applied explicitly, a 0.1 g chassis reversed
+  // and diverged on its first step.
+  chassis.linearVelocity /=
+      1 + btScalar(0.5) * aero.airDensity * aero.dragArea * chassis.linearVelocity.length() *
+              chassis.inverseMass * dt;
+  const btScalar downforceMagnitude = downforce(aero, chassis.linearVelocity.dot(worldForward));
+  if (downforceMagnitude > 0) {
+    const btScalar point = aero.downforceFrontShare * frontAxleForward_ +
+                           (1 - aero.downforceFrontShare) * rearAxleForward_;
+    chassis.applyImpulse(-worldUp * (downforceMagnitude * dt), worldForward * point);
+  }
 }
 
 }  // namespace raycar

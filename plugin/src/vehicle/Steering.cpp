@@ -1,4 +1,4 @@
-#include "raycar/vehicle/Steering.h"
+#include "vehicle/Steering.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,6 +59,57 @@ btScalar capPedal(const SteeringSettings& steering, btScalar pedal, btScalar loc
   const btScalar lock = std::clamp(lockFraction, btScalar(0), btScalar(1));
   const btScalar cap = 1 + (steering.maxSteeringPedal - 1) * lock;
   return std::clamp(pedal, -cap, cap);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// The runtime object
+
+Steering::Steering(const SteeringSettings& settings, const ChassisAxes& axes,
+                   std::vector<Wheel>& wheels)
+    : settings_(&settings), forwardAxis_(axes.forward), leftAxis_(-axes.right()) {
+  btScalar steeredSum = 0, referenceSum = 0;
+  int steeredCount = 0, referenceCount = 0;
+  for (Wheel& wheel : wheels) {
+    const btScalar ahead = wheel.settings.attachmentPoint.dot(forwardAxis_);
+    wheel.steered = wheel.settings.steering == SteerMode::Steered ||
+                    (wheel.settings.steering == SteerMode::Automatic && ahead > 0);
+    if (wheel.steered) {
+      steeredSum += ahead;
+      ++steeredCount;
+    } else {
+      referenceSum += ahead;
+      ++referenceCount;
+    }
+  }
+  // The turning centre lies on the line of the unsteered wheels (the centre of mass if all steer).
+  referenceForward_ = referenceCount > 0 ? referenceSum / btScalar(referenceCount) : 0;
+  steeredAxleForward_ = steeredCount > 0 ? steeredSum / btScalar(steeredCount) : 0;
+}
+
+void Steering::update(btScalar steerInput, btScalar pedalInput, btScalar forwardSpeed, btScalar dt,
+                      std::vector<Wheel>& wheels) {
+  const SteeringSettings& steering = *settings_;
+  angle_ = updateSteerAngle(steering, angle_, steerInput, forwardSpeed, dt);
+  rampedPedal_ = rampPedal(steering, rampedPedal_, pedalInput, dt);
+  const btScalar lock = std::fabs(angle_) / maxSteerAngle(steering, forwardSpeed);
+  shapedPedal_ = capPedal(steering, rampedPedal_, lock, forwardSpeed);
+
+  // The wheels' Ackermann angles (a tan and an atan each) change only when the steering does.
+  const bool moved = angle_ != ackermannAngle_;
+  ackermannAngle_ = angle_;
+  for (Wheel& wheel : wheels) {
+    if (moved && wheel.steered) {
+      const btVector3& point = wheel.settings.attachmentPoint;
+      wheel.geometricSteer =
+          steering.ackermann
+              ? ackermannWheelAngle(angle_, point.dot(forwardAxis_) - referenceForward_,
+                                    steeredAxleForward_ - referenceForward_, point.dot(leftAxis_))
+              : angle_;
+    }
+    wheel.state.steerAngle = std::clamp(wheel.geometricSteer + wheel.directSteer,
+                                        -SIMD_HALF_PI * btScalar(0.99), SIMD_HALF_PI * btScalar(0.99));
+  }
 }
 
 }  // namespace raycar

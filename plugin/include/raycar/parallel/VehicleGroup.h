@@ -31,6 +31,8 @@
 namespace raycar {
 
 class WorkerPool;
+class VehicleRuntime;
+enum class StepStage : char;  // plugin/src/vehicle/StepStages.h
 
 class VehicleGroup : public btActionInterface {
  public:
@@ -57,12 +59,11 @@ class VehicleGroup : public btActionInterface {
   void debugDraw(btIDebugDraw* drawer) override;
 
  private:
-  // How far a vehicle's step got in phase 1.
-  enum class Progress : char { Idle, RaysPending, OnDynamicBody, Done };
   void stepIndependent(int begin, int end);  // phase 1 for vehicles [begin, end)
 
   std::vector<std::unique_ptr<RaycastVehicle>> vehicles_;
-  std::vector<Progress> progress_;  // per vehicle, this step
+  std::vector<VehicleRuntime*> runtimes_;  // vehicles_[i]'s step state
+  std::vector<StepStage> resumeAt_;        // per vehicle, this step: where phase 1 stopped
   int minimumVehiclesPerThread_;
   std::unique_ptr<WorkerPool> pool_;
   btCollisionWorld* world_ = nullptr;  // during updateAction

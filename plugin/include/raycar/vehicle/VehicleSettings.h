@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "raycar/tire/ContactFriction.h"
 #include "raycar/vehicle/Aero.h"
 #include "raycar/vehicle/Brakes.h"
 #include "raycar/vehicle/Differential.h"
@@ -24,14 +25,6 @@ struct ChassisAxes {
   btVector3 up{0, 1, 0};
   btVector3 forward{0, 0, 1};
   btVector3 right() const { return forward.cross(up); }
-};
-
-// CryEngine's friction modifiers (seed 001), applied after (tire + ground) / 2 is clamped.
-struct FrictionRules {
-  btScalar slipThreshold = 0.05;        // m/s: a contact sliding faster than this is slipping
-  btScalar dynamicFrictionRatio = 1.0;  // friction factor while slipping (dyn_friction_ratio)
-  btScalar handbrakeFrictionScale = 0.85;  // handbraked wheels: friction x this, per direction
-  btScalar maxBrakingFriction = 100;    // cap on a handbraked wheel's friction
 };
 
 // The velocity-level contact solve (ContactSolver.cpp).

@@ -47,10 +47,10 @@ struct WheelState {
   btScalar suspensionLength = 0;       // m, in [0, len_max]
   btScalar suspensionCompression = 0;  // len_max - length (m)
   btScalar compressionSpeed = 0;       // m/s, > 0 while compressing
-  btScalar normalLoad = 0;             // N (N >= 0), spring + damper + anti-roll + bump stop
+  // N (>= 0): spring + damper + anti-roll + bump stop, as the step's solve settled it
+  btScalar normalLoad = 0;
   btScalar staticLoad = 0;             // N: this wheel's share of the weight at rest
-  btScalar stiffness = 0;              // N/m in use (after automatic tuning)
-  btScalar damping = 0;                // N s/m in use (after automatic tuning)
+  // (The stiffness and damping in use, after automatic tuning: RaycastVehicle::wheelSettings.)
   // Tire
   btScalar friction = 0;               // mu used this step, after all modifiers
   btScalar slipRatio = 0;              // s (dimensionless)

@@ -1,16 +1,13 @@
-#include "ground/WheelQuery.h"
+#include "ground/GroundQuery.h"
 
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 
 #include "ground/BroadphaseRay.h"
-#include "parallel/Prefetch.h"
+#include "Prefetch.h"
 
 namespace raycar {
 namespace {
 
-// A wheel can stand where two mesh objects meet (terrain tiles); more meshes at once are tested
-// through Bullet without a cache.
-constexpr int kCachesPerWheel = 2;
 // Objects near one car: the ground, a few boxes, a neighbour; more and the car casts full rays.
 constexpr int kNearbyCapacity = 32;
 // The box around the rays is grown by this much (m), so that rounding in Bullet's ray-volume test
@@ -41,42 +38,55 @@ bool rayTestIsThreadSafe(const btCollisionShape& shape, int depth = 0) {
 
 }  // namespace
 
-WheelQuery::WheelQuery(int wheelCount, const WheelQuerySettings& settings)
-    : settings_(settings),
-      nearby_(kNearbyCapacity),
-      leaves_(size_t(wheelCount) * kCachesPerWheel * size_t(settings.maxCachedTriangles)),
-      triangles_(leaves_.size()),
-      caches_(size_t(wheelCount) * kCachesPerWheel) {
-  const size_t capacity = size_t(settings.maxCachedTriangles);
-  for (size_t i = 0; i < caches_.size(); ++i)
-    caches_[i].attach(&leaves_[i * capacity], &triangles_[i * capacity], int(capacity));
-}
+NearbyGround::NearbyGround() : nearby_(kNearbyCapacity) {}
 
-bool WheelQuery::begin(const btCollisionWorld& world, const btCollisionObject& chassis,
-                       const btVector3& boxMin, const btVector3& boxMax) {
+bool NearbyGround::gather(const btCollisionWorld& world, const btCollisionObject& chassis,
+                          const btVector3& boxMin, const btVector3& boxMax) {
   chassis_ = &chassis;
   const btVector3 slack(kBroadphaseSlack, kBroadphaseSlack, kBroadphaseSlack);
   const WheelRayCallback filter(boxMin, boxMax, &chassis);  // its filter only
   return nearby_.gather(world, boxMin - slack, boxMax + slack, filter);
 }
 
-MeshRayCache* WheelQuery::cacheFor(int wheel, const btCollisionObject& object) {
-  MeshRayCache* caches = &caches_[size_t(wheel) * kCachesPerWheel];
-  for (int i = 0; i < kCachesPerWheel; ++i)
-    if (caches[i].holds(object)) return &caches[i];
-  for (int i = 0; i < kCachesPerWheel; ++i)
-    if (caches[i].empty()) return &caches[i];
+void NearbyGround::prefetch() const { prefetchArray(nearby_.objects()); }
+
+WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const btVector3& from,
+                                     const btVector3& to, const btCollisionObject* chassis) const {
+  return castWheelRay(world, from, to, chassis);
+}
+
+std::unique_ptr<GroundQuery> makeGroundQuery(const WheelQuerySettings& settings) {
+  if (settings.cache) return std::make_unique<CachedRayQuery>(settings);
+  return std::make_unique<WorldRayQuery>();
+}
+
+CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings)
+    : margin_(settings.margin),
+      capacity_(settings.maxCachedTriangles),
+      leaves_(size_t(kMeshes) * size_t(settings.maxCachedTriangles)),
+      triangles_(leaves_.size()) {
+  const size_t capacity = size_t(capacity_);
+  for (size_t i = 0; i < size_t(kMeshes); ++i)
+    caches_[i].attach(&leaves_[i * capacity], &triangles_[i * capacity], capacity_);
+}
+
+MeshRayCache* CachedRayQuery::cacheFor(const NearbyGround& nearby, const btCollisionObject& object) {
+  for (MeshRayCache& cache : caches_)
+    if (cache.holds(object)) return &cache;
+  for (MeshRayCache& cache : caches_)
+    if (cache.empty()) return &cache;
   // Reuse a cache whose mesh is no longer near the car.
-  for (int i = 0; i < kCachesPerWheel; ++i) {
+  for (MeshRayCache& cache : caches_) {
     bool near = false;
-    for (const NearbyObject& nearby : nearby_.objects()) near = near || caches[i].holds(*nearby.object);
-    if (!near) return &caches[i];
+    for (const NearbyObject& other : nearby.objects()) near = near || cache.holds(*other.object);
+    if (!near) return &cache;
   }
   return nullptr;
 }
 
-bool WheelQuery::cast(int wheel, const btVector3& from, const btVector3& to,
-                      const btVector3& displacement, bool offMainThread, WheelRayHit& hit) {
+bool CachedRayQuery::castNearby(const NearbyGround& nearby, const btVector3& from,
+                                const btVector3& to, const btVector3& displacement,
+                                bool offMainThread, WheelRayHit& hit) {
   const BroadphaseRay ray(from, to);
   btTransform fromTransform = btTransform::getIdentity(), toTransform = btTransform::getIdentity();
   fromTransform.setOrigin(from);
@@ -85,16 +95,16 @@ bool WheelQuery::cast(int wheel, const btVector3& from, const btVector3& to,
   btScalar bestFraction = 1;
   btVector3 bestPoint(0, 0, 0), bestNormal(0, 0, 0);
   const btCollisionObject* bestObject = nullptr;
-  for (const NearbyObject& nearby : nearby_.objects()) {
-    if (!ray.crosses(*nearby.leaf)) continue;
-    const btCollisionObject& object = *nearby.object;
+  for (const NearbyObject& candidate : nearby.objects()) {
+    if (!ray.crosses(*candidate.leaf)) continue;
+    const btCollisionObject& object = *candidate.object;
     // rayTestSingle does not see a soft body (a btSoftRigidDynamicsWorld's own rayTest does):
     // such a ray is left to the world's rayTest.
     if (object.getInternalType() == btCollisionObject::CO_SOFT_BODY) return false;
-    WheelRayCallback result(from, to, chassis_);
-    MeshRayCache* cache = MeshRayCache::canCache(object) ? cacheFor(wheel, object) : nullptr;
+    WheelRayCallback result(from, to, nearby.chassis());
+    MeshRayCache* cache = MeshRayCache::canCache(object) ? cacheFor(nearby, object) : nullptr;
     const bool cached =
-        cache != nullptr && cache->cast(object, from, to, displacement, settings_.margin, result);
+        cache != nullptr && cache->cast(object, from, to, displacement, margin_, result);
     if (!cached) {
       if (offMainThread && !rayTestIsThreadSafe(*object.getCollisionShape())) return false;
       btCollisionWorld::rayTestSingle(fromTransform, toTransform,
@@ -121,14 +131,11 @@ bool WheelQuery::cast(int wheel, const btVector3& from, const btVector3& to,
   return true;
 }
 
-void WheelQuery::prefetchArrays() const {
-  prefetchArray(caches_);
-  prefetchArray(nearby_.objects());
-}
+void CachedRayQuery::prefetchArrays() const { prefetchObject(*this); }
 
-void WheelQuery::prefetchCaches() const {
-  const size_t capacity = size_t(settings_.maxCachedTriangles);
-  for (size_t i = 0; i < caches_.size(); ++i) {
+void CachedRayQuery::prefetchCaches() const {
+  const size_t capacity = size_t(capacity_);
+  for (size_t i = 0; i < size_t(kMeshes); ++i) {
     if (!caches_[i].empty()) {
       prefetchBytes(&leaves_[i * capacity], size_t(caches_[i].triangleCount()) * sizeof(CachedLeaf));
       prefetchBytes(&triangles_[i * capacity],
@@ -137,11 +144,11 @@ void WheelQuery::prefetchCaches() const {
   }
 }
 
-void WheelQuery::clear() {
+void CachedRayQuery::clear() {
   for (MeshRayCache& cache : caches_) cache.clear();
 }
 
-int WheelQuery::cachedTriangleCount() const {
+int CachedRayQuery::cachedTriangleCount() const {
   int count = 0;
   for (const MeshRayCache& cache : caches_)
     if (!cache.empty()) count += cache.triangleCount();

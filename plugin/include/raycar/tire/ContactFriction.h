@@ -1,0 +1,55 @@
+#pragma once
+#include "raycar/Config.h"  // first: the Bullet precision check
+// The friction coefficient a wheel's contact uses, decided here and nowhere else:
+//   surface  = clamp((tire + ground) / 2, min_friction, max_friction)     seed 001
+//   loaded   = surface x (1 - k_load (N / N_ref - 1)), >= 0                seed 004 (Tire.h)
+//   coulomb  = loaded, x dyn_friction_ratio while sliding,                 seed 001
+//              and for a handbraked wheel min(that x 0.85, max_braking_friction)
+// The tire's force laws use `loaded`; rows solved as Coulomb friction (static rows, the
+// handbrake's box) use `coulomb`. A tire model without sliding friction of its own (no slip
+// curves) uses `coulomb` for everything: dyn_friction_ratio is its only way from static to
+// sliding friction.
+
+#include <LinearMath/btScalar.h>
+
+namespace raycar {
+
+// CryEngine's friction modifiers (seed 001), applied after (tire + ground) / 2 is clamped.
+struct FrictionRules {
+  btScalar slipThreshold = 0.05;        // m/s: a contact sliding faster than this is slipping
+  btScalar dynamicFrictionRatio = 1.0;  // friction factor while slipping (dyn_friction_ratio)
+  btScalar handbrakeFrictionScale = 0.85;  // handbraked wheels: friction x this, per direction
+  btScalar maxBrakingFriction = 100;    // cap on a handbraked wheel's friction
+};
+
+// What one contact's friction depends on, besides the rules.
+struct FrictionInputs {
+  btScalar tireFriction = 1;     // the tire's own coefficient (TireSettings::friction)
+  btScalar groundFriction = 1;   // the ground object's (btCollisionObject::getFriction)
+  btScalar minFriction = 0;      // the wheel's clamp (WheelSettings)
+  btScalar maxFriction = 100;
+  btScalar loadSensitivity = 0;  // k_load
+  btScalar normalLoad = 0;       // N
+  btScalar referenceLoad = 0;    // N_ref (N); 0: no load sensitivity
+  bool sliding = false;          // faster than slipThreshold
+  bool locked = false;           // held by the handbrake
+  bool tireSlides = true;        // the tire model falls to sliding friction itself
+};
+
+struct ContactFriction {
+  btScalar surface = 0;  // before load sensitivity
+  btScalar tire = 0;     // what the tire's force laws use
+  btScalar coulomb = 0;  // what static rows and the handbrake's box use
+  // The coefficient a driver would call "the" friction of the contact (WheelState::friction).
+  btScalar shown(bool locked) const { return locked ? coulomb : tire; }
+};
+
+// (tire + ground) / 2 within the wheel's clamp.
+btScalar surfaceFriction(btScalar tireFriction, btScalar groundFriction, btScalar minFriction,
+                         btScalar maxFriction);
+// `surface` at normal load N (N) with load sensitivity k_load against N_ref.
+btScalar loadedFriction(btScalar surface, btScalar loadSensitivity, btScalar normalLoad,
+                        btScalar referenceLoad);
+ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRules& rules);
+
+}  // namespace raycar

@@ -1,0 +1,115 @@
+#pragma once
+// A wheel's ground query (DESIGN.md step 2): each step, the closest ground along the wheel's
+// sweep from its suspension top down over len_max + radius. Each wheel holds its own query,
+// chosen from its settings; the vehicle gathers the objects near it once per step for all of
+// them (NearbyGround). Implementations:
+// - WorldRayQuery: btCollisionWorld::rayTest every step (WheelQuerySettings::cache off);
+// - CachedRayQuery: the same hit, bitwise, from the wheel's cached mesh triangles and the nearby
+//   objects' own ray tests (see below), on any thread.
+// A query answers in two tiers: castNearby from the gathered objects (any thread; false when it
+// cannot answer), then castInWorld through the world (main thread), for the wheels left over.
+//
+// How rayTest picks its hit, which CachedRayQuery reproduces: the broadphase visits every object
+// whose leaf volume the ray crosses, in its trees' order; each object's exact test keeps a hit
+// only when it is strictly closer than the best so far. So the answer is the closest object hit,
+// and among objects that hit at exactly the same fraction, the one the broadphase visits first.
+// CachedRayQuery
+//   1. keeps the gathered objects whose leaf the ray crosses (BroadphaseRay, Bullet's own test),
+//   2. asks each for its closest hit on its own: static or moving btBvhTriangleMeshShape ground
+//      from the wheel's MeshRayCache, everything else (boxes, compounds, planes, heightfields,
+//      other cars) through Bullet's btCollisionWorld::rayTestSingle, exactly as rayTest does,
+//   3. keeps the closest. Each object's hit does not depend on the others (a later object only
+//      counts when strictly closer), so this is rayTest's answer, unless two objects hit at the
+//      very same fraction: then the broadphase order decides, and the wheel asks rayTest itself.
+
+#include <memory>
+#include <vector>
+
+#include "ground/MeshRayCache.h"
+#include "ground/NearbyObjects.h"
+#include "ground/WheelRaycast.h"
+#include "raycar/vehicle/VehicleSettings.h"
+
+namespace raycar {
+
+// The objects near one vehicle this step, which its wheels' nearby casts choose from.
+class NearbyGround {
+ public:
+  NearbyGround();
+  // Gathers the objects whose broadphase leaves overlap [boxMin, boxMax], a box around all the
+  // vehicle's wheel sweeps. False when only the world's queries can answer this step (a
+  // broadphase other than btDbvtBroadphase, or a crowd of objects around the car).
+  bool gather(const btCollisionWorld& world, const btCollisionObject& chassis,
+              const btVector3& boxMin, const btVector3& boxMax);
+  const std::vector<NearbyObject>& objects() const { return nearby_.objects(); }
+  const btCollisionObject* chassis() const { return chassis_; }
+  void prefetch() const;  // Prefetch.h
+
+ private:
+  NearbyObjects nearby_;
+  const btCollisionObject* chassis_ = nullptr;
+};
+
+class GroundQuery {
+ public:
+  virtual ~GroundQuery() = default;
+  // Whether castNearby can ever answer (the vehicle gathers NearbyGround only if one can).
+  virtual bool usesNearbyGround() const = 0;
+  // The closest hit of from -> to (world) among `nearby`, on any thread; `displacement` (m,
+  // world) is where the sweep will have moved by the lookahead. False when only castInWorld can
+  // answer: a tie between objects, or, with `offMainThread`, a shape whose ray test is not
+  // known to be safe on several threads.
+  virtual bool castNearby(const NearbyGround& nearby, const btVector3& from, const btVector3& to,
+                          const btVector3& displacement, bool offMainThread, WheelRayHit& hit) = 0;
+  // The closest hit through the world itself (main thread only: Bullet's broadphase ray walk
+  // shares one stack).
+  virtual WheelRayHit castInWorld(btCollisionWorld& world, const btVector3& from,
+                                  const btVector3& to, const btCollisionObject* chassis) const;
+  // Asks the memory system for the query's own arrays, then (once those have arrived) for what
+  // they point to (Prefetch.h).
+  virtual void prefetchArrays() const {}
+  virtual void prefetchCaches() const {}
+  // Forgets cached ground (after a mesh's vertices were changed in place).
+  virtual void clear() {}
+  virtual int cachedTriangleCount() const { return 0; }
+};
+
+// btCollisionWorld::rayTest every step.
+class WorldRayQuery final : public GroundQuery {
+ public:
+  bool usesNearbyGround() const override { return false; }
+  bool castNearby(const NearbyGround&, const btVector3&, const btVector3&, const btVector3&, bool,
+                  WheelRayHit&) override {
+    return false;
+  }
+};
+
+// rayTest's hit from cached mesh triangles and the nearby objects (see the top of this file).
+class CachedRayQuery final : public GroundQuery {
+ public:
+  explicit CachedRayQuery(const WheelQuerySettings& settings);
+  bool usesNearbyGround() const override { return true; }
+  bool castNearby(const NearbyGround& nearby, const btVector3& from, const btVector3& to,
+                  const btVector3& displacement, bool offMainThread, WheelRayHit& hit) override;
+  void prefetchArrays() const override;
+  void prefetchCaches() const override;
+  void clear() override;
+  int cachedTriangleCount() const override;
+
+ private:
+  // A wheel can stand where two mesh objects meet (terrain tiles); more meshes at once are
+  // tested through Bullet without a cache.
+  static constexpr int kMeshes = 2;
+  MeshRayCache* cacheFor(const NearbyGround& nearby, const btCollisionObject& object);
+
+  btScalar margin_;  // m (WheelQuerySettings::margin)
+  int capacity_;     // triangles per mesh (WheelQuerySettings::maxCachedTriangles)
+  MeshRayCache caches_[kMeshes];
+  std::vector<CachedLeaf> leaves_;  // every cache's storage, allocated once
+  std::vector<CachedTriangle> triangles_;
+};
+
+// The query a wheel uses with these settings.
+std::unique_ptr<GroundQuery> makeGroundQuery(const WheelQuerySettings& settings);
+
+}  // namespace raycar

@@ -1,0 +1,34 @@
+#include "raycar/tire/ContactFriction.h"
+
+#include <algorithm>
+
+#include "raycar/tire/Tire.h"
+
+namespace raycar {
+
+btScalar surfaceFriction(btScalar tireFriction, btScalar groundFriction, btScalar minFriction,
+                         btScalar maxFriction) {
+  return std::clamp((tireFriction + groundFriction) / 2, minFriction, maxFriction);
+}
+
+btScalar loadedFriction(btScalar surface, btScalar loadSensitivity, btScalar normalLoad,
+                        btScalar referenceLoad) {
+  return surface * loadSensitivityFactor(loadSensitivity, normalLoad, referenceLoad);
+}
+
+ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRules& rules) {
+  ContactFriction friction;
+  friction.surface = surfaceFriction(inputs.tireFriction, inputs.groundFriction,
+                                     inputs.minFriction, inputs.maxFriction);
+  friction.tire = loadedFriction(friction.surface, inputs.loadSensitivity, inputs.normalLoad,
+                                 inputs.referenceLoad);
+  friction.coulomb = friction.tire;
+  if (inputs.sliding) friction.coulomb *= rules.dynamicFrictionRatio;
+  if (inputs.locked)
+    friction.coulomb =
+        std::min(friction.coulomb * rules.handbrakeFrictionScale, rules.maxBrakingFriction);
+  if (!inputs.tireSlides) friction.tire = friction.coulomb;
+  return friction;
+}
+
+}  // namespace raycar

@@ -1,0 +1,195 @@
+#include "vehicle/Drivetrain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace raycar {
+namespace {
+// The assists' spin feedback settles a wheel on its target slip in about this many steps:
+// fewer, and the one-step lag of the tire force behind the spin would make it ring.
+constexpr btScalar kAssistResponseSteps = 3;
+constexpr btScalar kAssistIntegralTimes = 4;  // the integral's time, in response times
+}  // namespace
+
+Drivetrain::Drivetrain(const VehicleSettings& settings, std::vector<Wheel>& wheels)
+    : settings_(&settings), powertrain_(settings.engine, settings.gearbox) {
+  for (size_t i = 0; i < wheels.size(); ++i) {
+    Wheel& wheel = wheels[i];
+    wheel.front = wheel.settings.attachmentPoint.dot(settings.axes.forward) > 0;
+    frontWheelCount_ += wheel.front;
+    if (wheel.settings.driving) drivingWheels_.push_back(int(i));
+  }
+  std::vector<DifferentialSettings> differentials = settings.differentials;
+  if (differentials.empty()) {
+    for (int wheel : drivingWheels_) {
+      const int axle = wheels[size_t(wheel)].settings.axle;
+      const bool known = std::any_of(differentials.begin(), differentials.end(),
+                                     [&](const DifferentialSettings& d) { return d.axle == axle; });
+      if (!known) differentials.push_back(DifferentialSettings{axle});
+    }
+  }
+  for (const DifferentialSettings& differential : differentials) {
+    DrivenAxle axle;
+    axle.differential = differential;
+    for (int wheel : drivingWheels_)
+      if (wheels[size_t(wheel)].settings.axle == differential.axle) axle.wheels.push_back(wheel);
+    axle.share = differential.torqueShare >= 0
+                     ? differential.torqueShare
+                     : btScalar(axle.wheels.size()) / btScalar(drivingWheels_.size());
+    for (size_t w = 1; w < axle.wheels.size() && differential.type != DifferentialType::Open; ++w)
+      couplings_.push_back(SpinCoupling{axle.wheels[w - 1], axle.wheels[w], 0, 0});
+    drivenAxles_.push_back(std::move(axle));
+  }
+}
+
+void Drivetrain::requestShifts(bool up, bool down) {
+  shiftUpRequested_ = shiftUpRequested_ || up;
+  shiftDownRequested_ = shiftDownRequested_ || down;
+}
+
+btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar dt,
+                                     btScalar& integral) const {
+  // A slip controller for ABS (slipRatio < 0: braking) and traction control (> 0):
+  // - Feed-forward: the torque the tire transmits at that slip under its present side slip,
+  //   read from the tire's own law at the load the last solve settled on (the pre-solve estimate
+  //   lags a braking car's weight transfer: ABS held a mean slip of 0.083 against 0.1).
+  // - Feedback on the wheel's spin: I (w_target - w) / tau, so that a wheel past its target (a
+  //   spinning wheel on the curve's falling branch, where the feed-forward alone would let it
+  //   run away) is brought back within tau, and one short of it is given more;
+  // - an integral of that feedback (time 4 tau, held within the feed-forward torque), which
+  //   removes the steady error: a wheel that decelerates with the car needs I a / R more brake.
+  // The target spin follows seed 004's slip ratio, s = (R w - Vx) / max(|Vx|, eps_s).
+  const WheelState& state = wheel.state;
+  if (!state.inContact) {
+    integral = 0;
+    return std::numeric_limits<btScalar>::infinity();
+  }
+  const WheelContact& contact = wheel.contact;
+  const WheelSettings& settings = wheel.settings;
+  TireContact tire = contact.tireContact;
+  const btScalar solvedLoad = state.normalLoad;  // the last solve's, 0 before the first
+  if (solvedLoad > 0) {
+    tire.normalLoad = solvedLoad;
+    tire.friction = loadedFriction(wheel.friction.surface, settings.tire.loadSensitivity,
+                                   solvedLoad, wheel.referenceLoad);
+  }
+  const btScalar speed = tire.forwardSpeed;
+  const btScalar referenceSpeed = std::max(std::fabs(speed), settings.tire.slipRatioEpsilon);
+  const FrictionLaw law =
+      wheel.tire->longitudinal(tire, -slipRatio * referenceSpeed, contact.lateralSpeed);
+  const btScalar force = law.sticks ? wheel.tire->peakLongitudinalForce(tire) : std::fabs(law.force);
+  // Direction of travel: braking and driving mirror when the car rolls backwards.
+  const btScalar direction = speed < 0 ? btScalar(-1) : btScalar(1);
+  const btScalar targetSpin = (speed + direction * slipRatio * referenceSpeed) / settings.radius;
+  const btScalar responseTime = kAssistResponseSteps * dt;
+  // Spin short of the target in the sense the torque works (drive: slower; brake: faster).
+  const btScalar shortfall = direction * (slipRatio > 0 ? targetSpin - state.angularSpeed
+                                                        : state.angularSpeed - targetSpin);
+  const btScalar feedForward = force * settings.radius;
+  const btScalar feedback = settings.spinInertia * shortfall / responseTime;
+  integral = std::clamp(integral + feedback * dt / (kAssistIntegralTimes * responseTime),
+                        -feedForward, feedForward);
+  return std::max(btScalar(0), feedForward + feedback + integral);
+}
+
+void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& wheels, btScalar dt) {
+  const VehicleSettings& settings = *settings_;
+  PowertrainInput input;
+  input.pedal = pedal;
+  input.shiftUp = shiftUpRequested_;
+  input.shiftDown = shiftDownRequested_;
+  shiftUpRequested_ = shiftDownRequested_ = false;
+  btScalar roadSpin = 0;
+  int touching = 0;
+  for (int index : drivingWheels_) {
+    const Wheel& wheel = wheels[size_t(index)];
+    const btScalar spin = wheel.state.angularSpeed;
+    if (std::fabs(spin) > std::fabs(input.fastestWheelSpin)) input.fastestWheelSpin = spin;
+    input.meanWheelSpin += spin / btScalar(drivingWheels_.size());
+    if (wheel.state.inContact) {
+      roadSpin += wheel.contact.tireContact.forwardSpeed / wheel.settings.radius;
+      ++touching;
+    }
+  }
+  input.roadWheelSpin = touching > 0 ? roadSpin / btScalar(touching) : input.meanWheelSpin;
+  const PowertrainOutput output = powertrain_.update(input, dt);
+
+  for (Wheel& wheel : wheels) {
+    wheel.state.driveTorque = wheel.directDrive;
+    wheel.state.brakeTorque = wheel.directBrake + settings.brakes.axleFriction;
+    wheel.engineSpinLimit = std::numeric_limits<btScalar>::infinity();
+  }
+  // The engine's torque falls to zero at its max rpm; an explicit step of drive torque must not
+  // carry a light wheel past that speed (at 1/30 s a spinning wheel overshot it threefold).
+  for (const DrivenAxle& axle : drivenAxles_)
+    for (int wheel : axle.wheels) wheels[size_t(wheel)].engineSpinLimit = output.maxWheelSpin;
+  size_t coupling = 0;
+  for (const DrivenAxle& axle : drivenAxles_) {
+    const btScalar axleTorque = output.driveTorque * axle.share;
+    const btScalar perWheel = 1 / btScalar(std::max<size_t>(axle.wheels.size(), 1));
+    for (int index : axle.wheels) {
+      WheelState& state = wheels[size_t(index)].state;
+      state.driveTorque += axleTorque * perWheel;
+      // Engine braking drags against the spin like a brake: it slows, never reverses.
+      state.brakeTorque += output.engineBrakingTorque * axle.share * perWheel;
+    }
+    const btScalar locking = differentialLockingTorque(axle.differential, axleTorque);
+    for (size_t w = 1; w < axle.wheels.size() && axle.differential.type != DifferentialType::Open; ++w)
+      couplings_[coupling++].limit = std::isinf(locking) ? locking : locking * dt;
+  }
+
+  const btScalar footbrake = std::max(brake, output.pedalBrake);
+  const AssistSettings& assists = settings.assists;
+  const int rearWheelCount = int(wheels.size()) - frontWheelCount_;
+  for (Wheel& wheel : wheels) {
+    WheelState& state = wheel.state;
+    btScalar wheelBrake =
+        footbrakeTorque(settings.brakes, footbrake, wheel.front, frontWheelCount_, rearWheelCount);
+    // ABS: no more brake torque than the tire carries at the target slip, so the wheel turns at
+    // about that slip instead of locking. Traction control likewise for drive torque.
+    // The cap is the wheel's whole braking torque; the footbrake gives what the axle friction
+    // and engine braking already on the wheel leave of it.
+    if (assists.abs && wheelBrake > 0) {
+      const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, dt, wheel.antiLockIntegral);
+      wheelBrake = std::min(wheelBrake, std::max(btScalar(0), cap - state.brakeTorque));
+    } else {
+      wheel.antiLockIntegral = 0;
+    }
+    if (assists.tractionControl && state.driveTorque != 0) {
+      const btScalar cap =
+          assistTorqueCap(wheel, assists.tractionTargetSlip, dt, wheel.tractionIntegral) +
+          state.brakeTorque;
+      state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
+    } else {
+      wheel.tractionIntegral = 0;
+    }
+    state.brakeTorque += wheelBrake;
+  }
+}
+
+void Drivetrain::spinUp(std::vector<Wheel>& wheels, btScalar dt) {
+  for (Wheel& wheel : wheels) {
+    WheelState& state = wheel.state;
+    if (state.locked) continue;
+    const btScalar before = state.angularSpeed;
+    btScalar after = before + state.driveTorque * dt / wheel.settings.spinInertia;
+    // The engine's torque is gone at its max rpm: drive torque spins a wheel up to that speed,
+    // not past it (a wheel already faster keeps its speed; engine braking slows it).
+    const btScalar limit = wheel.engineSpinLimit;
+    if (std::fabs(after) > limit && std::fabs(after) > std::fabs(before))
+      after = std::copysign(std::max(limit, std::fabs(before)), after);
+    state.angularSpeed = after;
+  }
+}
+
+void Drivetrain::followWheels(const std::vector<Wheel>& wheels) {
+  btScalar fastest = 0;
+  for (int index : drivingWheels_) {
+    const btScalar spin = wheels[size_t(index)].state.angularSpeed;
+    if (std::fabs(spin) > std::fabs(fastest)) fastest = spin;
+  }
+  powertrain_.followWheels(fastest);
+}
+
+}  // namespace raycar

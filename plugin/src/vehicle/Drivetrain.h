@@ -1,0 +1,61 @@
+#pragma once
+// The drivetrain at run time: the powertrain (engine, clutch, gearbox), the driven axles and
+// their differentials, the brakes and the driver assists. Stage Drivetrain turns the shaped
+// pedal and the brake input into every wheel's drive and brake torque and the differentials'
+// locking limits; stage DriveSpin spins the wheels up by their drive torque; after the solve
+// the engine follows the wheels it drives (stage FollowWheels). The laws are in
+// raycar/vehicle/{Powertrain,Engine,Gearbox,Differential,Brakes}.h.
+
+#include <memory>
+#include <vector>
+
+#include "raycar/vehicle/Powertrain.h"
+#include "raycar/vehicle/VehicleSettings.h"
+#include "solver/ContactSolver.h"
+#include "vehicle/Wheel.h"
+
+namespace raycar {
+
+class Drivetrain {
+ public:
+  // Resolves the wheels' brake groups (Wheel::front) and the driven axles: the settings'
+  // differentials, or an open one per axle with driving wheels.
+  Drivetrain(const VehicleSettings& settings, std::vector<Wheel>& wheels);
+
+  // Manual shifts, held until the next update uses them.
+  void requestShifts(bool up, bool down);
+  // pedal: shaped, [-1, 1]; brake: the footbrake input, [0, 1]. Sets every wheel's driveTorque,
+  // brakeTorque and engineSpinLimit, and the couplings' limits.
+  void update(btScalar pedal, btScalar brake, std::vector<Wheel>& wheels, btScalar dt);
+  // Drive torque into wheel spin, up to the engine's spin limit (stage DriveSpin).
+  static void spinUp(std::vector<Wheel>& wheels, btScalar dt);
+  // After the solve: an engaged engine turns with the wheels the solve left.
+  void followWheels(const std::vector<Wheel>& wheels);
+
+  std::vector<SpinCoupling>& couplings() { return couplings_; }
+  const PowertrainState& powertrain() const { return powertrain_.state(); }
+
+ private:
+  struct DrivenAxle {
+    DifferentialSettings differential;
+    std::vector<int> wheels;  // its driving wheels
+    btScalar share = 0;       // of the drive torque
+  };
+  // ABS (slipRatio < 0) and traction control (> 0): the torque (N m, >= 0) that holds `wheel`
+  // at `slipRatio`; `integral` is the assist's integral term.
+  btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar dt,
+                           btScalar& integral) const;
+
+  const VehicleSettings* settings_;  // the vehicle's, which outlive this object
+  Powertrain powertrain_;
+  std::vector<DrivenAxle> drivenAxles_;
+  std::vector<int> drivingWheels_;
+  // One per pair of neighbouring wheels on a locked or limited-slip axle, in the axles' order;
+  // update() writes their limits in the same order.
+  std::vector<SpinCoupling> couplings_;
+  int frontWheelCount_ = 0;
+  bool shiftUpRequested_ = false;  // rising edges of the manual shift inputs, until used
+  bool shiftDownRequested_ = false;
+};
+
+}  // namespace raycar

@@ -1,0 +1,38 @@
+#pragma once
+// The steering at run time (stage ShapeInput): the bicycle steer angle, the pedal after
+// pedal_speed and the steering's pedal cap, and each steered wheel's angle. The laws are in
+// raycar/vehicle/Steering.h; this object holds their state from step to step.
+
+#include <vector>
+
+#include "raycar/vehicle/VehicleSettings.h"
+#include "vehicle/Wheel.h"
+
+namespace raycar {
+
+class Steering {
+ public:
+  // Resolves which wheels steer (Wheel::steered) and where the turning centre lies.
+  Steering(const SteeringSettings& settings, const ChassisAxes& axes, std::vector<Wheel>& wheels);
+
+  // Moves the steer angle and pedal one step toward the driver's input (steer, pedal in
+  // [-1, 1]) at `forwardSpeed` (m/s), and sets every wheel's steer angle.
+  void update(btScalar steerInput, btScalar pedalInput, btScalar forwardSpeed, btScalar dt,
+              std::vector<Wheel>& wheels);
+
+  btScalar angle() const { return angle_; }   // rad, the equivalent bicycle's
+  btScalar pedal() const { return shapedPedal_; }
+
+ private:
+  const SteeringSettings* settings_;  // the vehicle's, which outlive this object
+  btVector3 forwardAxis_;             // chassis frame
+  btVector3 leftAxis_;
+  btScalar angle_ = 0;           // rad, bicycle
+  btScalar rampedPedal_ = 0;     // after pedal_speed
+  btScalar shapedPedal_ = 0;     // and after max_steering_pedal
+  btScalar ackermannAngle_ = 0;  // rad: angle_ when the wheels' angles were computed
+  btScalar referenceForward_ = 0;    // m: the line the turning centre lies on
+  btScalar steeredAxleForward_ = 0;  // m: mean forward position of the steered wheels
+};
+
+}  // namespace raycar

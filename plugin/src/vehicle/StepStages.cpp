@@ -1,0 +1,55 @@
+#include "vehicle/StepStages.h"
+
+namespace raycar {
+
+StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& context) {
+  const btScalar dt = context.dt;
+  switch (next) {
+    case StepStage::Begin:
+      if (!vehicle.beginStep(context.world, dt)) return StepStage::Done;
+      [[fallthrough]];
+    case StepStage::ShapeInput:
+      vehicle.shapeInput(dt);
+      [[fallthrough]];
+    case StepStage::QueryNearby:
+      vehicle.queryNearbyGround(*context.world, !context.mainThread);
+      [[fallthrough]];
+    case StepStage::QueryWorld:
+      if (vehicle.groundPending()) {
+        if (!context.mainThread) return StepStage::QueryWorld;
+        vehicle.queryWorldGround(*context.world);
+      }
+      [[fallthrough]];
+    case StepStage::ApplyGround:
+      vehicle.applyGroundHits();
+      [[fallthrough]];
+    case StepStage::Suspension:
+      if (!context.mayTouchDynamicBodies && vehicle.standsOnDynamicBody())
+        return StepStage::Suspension;
+      vehicle.updateSuspension();
+      [[fallthrough]];
+    case StepStage::MeasureContacts:
+      vehicle.measureContacts();
+      [[fallthrough]];
+    case StepStage::Drivetrain:
+      vehicle.updateDrivetrain(dt);
+      [[fallthrough]];
+    case StepStage::DriveSpin:
+      vehicle.spinUpWheels(dt);
+      [[fallthrough]];
+    case StepStage::Solve:
+      vehicle.solveContacts(dt);
+      [[fallthrough]];
+    case StepStage::FollowWheels:
+      vehicle.followWheels();
+      [[fallthrough]];
+    case StepStage::WheelRotation:
+      vehicle.rotateWheels(dt);
+      [[fallthrough]];
+    case StepStage::Done:
+      break;
+  }
+  return StepStage::Done;
+}
+
+}  // namespace raycar

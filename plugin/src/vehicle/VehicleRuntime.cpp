@@ -1,0 +1,239 @@
+#include "vehicle/VehicleRuntime.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "Finite.h"
+#include "Prefetch.h"
+#include "raycar/Error.h"
+#include "raycar/vehicle/StaticLoads.h"
+#include "raycar/vehicle/Suspension.h"
+
+namespace raycar {
+namespace {
+
+VehicleSettings validated(VehicleSettings settings) {
+  std::vector<std::string> problems = validateVehicleSettings(settings);
+  if (!problems.empty()) throw SettingsError(problems);
+  return settings;
+}
+
+// The wheels with their automatic stiffness, damping and reference loads resolved from the
+// static loads of the chassis' weight, their tire models and ground queries.
+std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings& settings) {
+  if (!(chassis.getInvMass() > 0) || chassis.isStaticOrKinematicObject())
+    throw SettingsError({"chassis: must be a dynamic rigid body (mass > 0, not static or kinematic)"});
+  const size_t count = settings.wheels.size();
+  const btVector3 forward = settings.axes.forward;
+  const btVector3 right = settings.axes.right();
+  // The chassis body's frame is its centre-of-mass frame, so attachment points are already
+  // measured from the centre of mass.
+  std::vector<SupportPoint> support(count);
+  for (size_t i = 0; i < count; ++i) {
+    support[i].forward = settings.wheels[i].attachmentPoint.dot(forward);
+    support[i].right = settings.wheels[i].attachmentPoint.dot(right);
+  }
+  const btScalar gravity = chassis.getGravity().length();
+  const btScalar mass = 1 / chassis.getInvMass();
+  bool needsStaticLoads = false;
+  for (const WheelSettings& wheel : settings.wheels)
+    needsStaticLoads = needsStaticLoads || wheel.stiffness == 0 || wheel.damping <= 0 ||
+                       (wheel.tire.loadSensitivity > 0 && wheel.tire.referenceLoad == 0);
+  if (needsStaticLoads && !(gravity > 0)) {
+    throw SettingsError({"chassis: automatic stiffness, damping and reference loads need the "
+                         "chassis' gravity; add the chassis to the world first"});
+  }
+  const std::vector<btScalar> staticLoads =
+      needsStaticLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
+
+  std::vector<Wheel> wheels(count);
+  for (size_t i = 0; i < count; ++i) {
+    Wheel& wheel = wheels[i];
+    wheel.settings = settings.wheels[i];
+    const SuspensionRates rates = resolveSuspensionRates(wheel.settings, staticLoads[i], gravity);
+    wheel.settings.stiffness = rates.stiffness;
+    wheel.settings.damping = rates.damping;
+    wheel.state.staticLoad = staticLoads[i];
+    wheel.state.suspensionLength = wheel.settings.suspensionMaxLength;
+    wheel.tire = makeTireModel(wheel.settings.tire);
+    wheel.ground = makeGroundQuery(settings.wheelQuery);
+    wheel.referenceLoad =
+        wheel.settings.tire.referenceLoad > 0 ? wheel.settings.tire.referenceLoad : staticLoads[i];
+    wheel.sweepLength = wheel.settings.suspensionMaxLength + wheel.settings.radius;
+  }
+  return wheels;
+}
+
+}  // namespace
+
+VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody, VehicleSettings vehicleSettings)
+    : chassis(&chassisBody),
+      settings(validated(std::move(vehicleSettings))),
+      wheels(buildWheels(chassisBody, settings)),
+      steering(settings.steering, settings.axes, wheels),
+      drivetrain(settings, wheels),
+      suspension(settings, wheels),
+      aero(settings.aero, settings.axes, wheels) {
+  const bool anyNearby = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
+    return wheel.ground->usesNearbyGround();
+  });
+  if (anyNearby) nearby = std::make_unique<NearbyGround>();
+  solver.reserve(wheels.size());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stages
+
+bool VehicleRuntime::beginStep(const btCollisionWorld* world, btScalar dt) const {
+  if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return false;
+  const btTransform& transform = chassis->getWorldTransform();
+  if (!isFinite(transform.getOrigin()) || !isFinite(chassis->getLinearVelocity()) ||
+      !isFinite(chassis->getAngularVelocity()))
+    return false;
+  return chassis->isActive();  // asleep: nothing moves until an input wakes it
+}
+
+void VehicleRuntime::shapeInput(btScalar dt) {
+  steering.update(input.steer, input.pedal, forwardSpeed(), dt, wheels);
+}
+
+void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMainThread) {
+  const btTransform& transform = chassis->getWorldTransform();
+  const btVector3 down = -(transform.getBasis() * settings.axes.up);
+  btVector3 boxMin, boxMax;  // around all sweeps
+  for (size_t i = 0; i < wheels.size(); ++i) {
+    Wheel& wheel = wheels[i];
+    wheel.sweepFrom = transform * wheel.settings.attachmentPoint;
+    wheel.sweepTo = wheel.sweepFrom + down * wheel.sweepLength;
+    wheel.groundPending = true;
+    if (i == 0) boxMin = boxMax = wheel.sweepFrom;
+    boxMin.setMin(wheel.sweepFrom);
+    boxMin.setMin(wheel.sweepTo);
+    boxMax.setMax(wheel.sweepFrom);
+    boxMax.setMax(wheel.sweepTo);
+  }
+  if (!nearby || wheels.empty() || !nearby->gather(world, *chassis, boxMin, boxMax)) return;
+  const btVector3 centerOfMass = chassis->getCenterOfMassPosition();
+  const btScalar lookahead = settings.wheelQuery.lookahead;
+  for (Wheel& wheel : wheels) {
+    if (!wheel.ground->usesNearbyGround()) continue;
+    const btVector3 displacement =
+        chassis->getVelocityInLocalPoint(wheel.sweepFrom - centerOfMass) * lookahead;
+    wheel.groundPending = !wheel.ground->castNearby(*nearby, wheel.sweepFrom, wheel.sweepTo,
+                                                    displacement, offMainThread, wheel.groundHit);
+  }
+}
+
+bool VehicleRuntime::groundPending() const {
+  for (const Wheel& wheel : wheels)
+    if (wheel.groundPending) return true;
+  return false;
+}
+
+void VehicleRuntime::queryWorldGround(btCollisionWorld& world) {
+  for (Wheel& wheel : wheels) {
+    if (!wheel.groundPending) continue;
+    wheel.groundHit = wheel.ground->castInWorld(world, wheel.sweepFrom, wheel.sweepTo, chassis);
+    wheel.groundPending = false;
+  }
+}
+
+void VehicleRuntime::applyGroundHits() {
+  for (Wheel& wheel : wheels) wheel.applyGroundHit();
+}
+
+bool VehicleRuntime::standsOnDynamicBody() const {
+  for (const Wheel& wheel : wheels) {
+    if (!wheel.state.inContact) continue;
+    const btRigidBody* body = btRigidBody::upcast(wheel.state.groundObject);
+    if (body != nullptr && !body->isStaticOrKinematicObject() && body->getInvMass() > 0)
+      return true;
+  }
+  return false;
+}
+
+void VehicleRuntime::measureContacts() {
+  const btMatrix3x3& basis = chassis->getWorldTransform().getBasis();
+  const btVector3 up = basis * settings.axes.up;
+  const btVector3 forward = basis * settings.axes.forward;
+  const btVector3 left = up.cross(forward);
+  for (Wheel& wheel : wheels)
+    wheel.measureContact(*chassis, forward, left, settings.friction, settings.solver.stickSpeed,
+                         handbrake);
+}
+
+int VehicleRuntime::groundBodyIndex(btRigidBody* body) {
+  std::vector<SolverBody>& bodies = solver.groundBodies();
+  for (size_t i = 0; i < bodies.size(); ++i)
+    if (bodies[i].body == body) return int(i);
+  bodies.emplace_back();  // capacity reserved for one body per wheel: no allocation
+  return int(bodies.size() - 1);
+}
+
+void VehicleRuntime::solveContacts(btScalar dt) {
+  solver.groundBodies().clear();
+  suspension.prepareContacts(wheels, dt);
+  for (Wheel& wheel : wheels) {
+    wheel.prepareContact(settings.aero, dt);
+    if (!wheel.state.inContact) continue;
+    WheelContact& contact = wheel.contact;
+    contact.groundBody = -1;
+    btRigidBody* ground =
+        btRigidBody::upcast(const_cast<btCollisionObject*>(wheel.state.groundObject));
+    if (ground != nullptr && !ground->isStaticOrKinematicObject() && ground->getInvMass() > 0) {
+      contact.groundBody = groundBodyIndex(ground);
+      SolverBody& body = solver.groundBodies()[size_t(contact.groundBody)];
+      if (body.body != ground) body.load(ground, dt);
+      contact.groundArm = wheel.state.contactPoint - body.centerOfMass;
+    } else {
+      contact.groundVelocity = wheel.groundVelocity;
+    }
+  }
+
+  SolverBody body;
+  body.load(chassis, dt);
+  pendingVelocityChange = body.predictedLinearChange;
+  aero.apply(body, worldForward(), worldUp(), dt);
+  solver.solve(body, WheelContacts::of(wheels, &Wheel::contact), drivetrain.couplings(), dt,
+               settings.solver);
+
+  chassis->setLinearVelocity(body.linearVelocity);
+  chassis->setAngularVelocity(body.angularVelocity);
+  for (SolverBody& ground : solver.groundBodies()) {
+    ground.body->setLinearVelocity(ground.linearVelocity);
+    ground.body->setAngularVelocity(ground.angularVelocity);
+    ground.body->activate();
+  }
+  for (Wheel& wheel : wheels) wheel.readSolvedContact(dt);
+}
+
+void VehicleRuntime::rotateWheels(btScalar dt) {
+  for (Wheel& wheel : wheels) wheel.rotate(dt);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prefetching
+
+void VehicleRuntime::prefetchAll() const {
+  prefetchArrays();
+  prefetchInternals();
+  prefetchCaches();
+}
+
+void VehicleRuntime::prefetchArrays() const {
+  prefetchObject(*chassis);
+  prefetchArray(wheels);
+  if (nearby) prefetchObject(*nearby);
+}
+
+void VehicleRuntime::prefetchInternals() const {
+  solver.prefetch();
+  if (nearby) nearby->prefetch();
+  for (const Wheel& wheel : wheels) wheel.ground->prefetchArrays();
+}
+
+void VehicleRuntime::prefetchCaches() const {
+  for (const Wheel& wheel : wheels) wheel.ground->prefetchCaches();
+}
+
+}  // namespace raycar

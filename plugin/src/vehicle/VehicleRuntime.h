@@ -1,0 +1,87 @@
+#pragma once
+// A vehicle at run time: the objects RaycastVehicle builds from its settings, each owning its
+// state and its part of the step (StepStages.h lists the stages in order and runs them), and
+// the driver's input they read. RaycastVehicle is the public face of one of these; VehicleGroup
+// runs many of them, spread over threads.
+
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+#include <BulletDynamics/Dynamics/btRigidBody.h>
+
+#include <memory>
+#include <vector>
+
+#include "ground/GroundQuery.h"
+#include "raycar/vehicle/DriverInput.h"
+#include "raycar/vehicle/VehicleSettings.h"
+#include "solver/ContactSolver.h"
+#include "vehicle/Aero.h"
+#include "vehicle/Drivetrain.h"
+#include "vehicle/Steering.h"
+#include "vehicle/Suspension.h"
+#include "vehicle/Wheel.h"
+
+namespace raycar {
+
+class VehicleRuntime {
+ public:
+  // Throws SettingsError listing every problem with `settings` or the chassis.
+  VehicleRuntime(btRigidBody& chassis, VehicleSettings settings);
+  VehicleRuntime(const VehicleRuntime&) = delete;
+  VehicleRuntime& operator=(const VehicleRuntime&) = delete;
+
+  // The stages (StepStages.h), in order.
+  bool beginStep(const btCollisionWorld* world, btScalar dt) const;  // false: nothing to do
+  void shapeInput(btScalar dt);
+  // The ground queries that can answer from the objects near the car (any thread); the wheels
+  // they cannot answer are left pending for queryWorldGround (main thread).
+  void queryNearbyGround(const btCollisionWorld& world, bool offMainThread);
+  bool groundPending() const;
+  void queryWorldGround(btCollisionWorld& world);
+  void applyGroundHits();
+  bool standsOnDynamicBody() const;  // a wheel touches a dynamic body (which the solve pushes)
+  void updateSuspension() { suspension.update(*chassis, wheels); }
+  void measureContacts();
+  void updateDrivetrain(btScalar dt) { drivetrain.update(steering.pedal(), input.brake, wheels, dt); }
+  void spinUpWheels(btScalar dt) { Drivetrain::spinUp(wheels, dt); }
+  void solveContacts(btScalar dt);
+  void followWheels() { drivetrain.followWheels(wheels); }
+  void rotateWheels(btScalar dt);
+
+  // Asking the memory system for what a step reads (Prefetch.h). A lone vehicle asks for it all
+  // as its step begins; VehicleGroup asks in stages a few vehicles ahead, each stage reading only
+  // what the stage before asked for: this object and its wheels (arrays), the solver's and the
+  // ground queries' objects (internals), the cached ground triangles (caches).
+  void prefetchAll() const;
+  void prefetchArrays() const;
+  void prefetchInternals() const;
+  void prefetchCaches() const;
+
+  btVector3 worldUp() const { return chassis->getWorldTransform().getBasis() * settings.axes.up; }
+  btVector3 worldForward() const {
+    return chassis->getWorldTransform().getBasis() * settings.axes.forward;
+  }
+  // m/s along the chassis forward axis over the coming step (RaycastVehicle::linearVelocity).
+  btScalar forwardSpeed() const {
+    return (chassis->getLinearVelocity() + pendingVelocityChange).dot(worldForward());
+  }
+
+  btRigidBody* chassis;
+  const VehicleSettings settings;
+  std::vector<Wheel> wheels;
+  Steering steering;
+  Drivetrain drivetrain;
+  Suspension suspension;
+  Aero aero;
+  std::unique_ptr<NearbyGround> nearby;  // null when no wheel's query uses it
+  ContactSolver solver;
+  // The driver
+  DriverInput input;
+  int rejectedInputs = 0;
+  bool handbrake = false;
+  btVector3 pendingVelocityChange{0, 0, 0};  // m/s the chassis' forces add next step
+
+ private:
+  int groundBodyIndex(btRigidBody* body);
+};
+
+}  // namespace raycar

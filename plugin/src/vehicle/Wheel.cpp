@@ -1,0 +1,153 @@
+#include "vehicle/Wheel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "raycar/vehicle/Aero.h"
+
+namespace raycar {
+namespace {
+// m: a tire relaxation length below this is taken as 0 (rigid static friction).
+constexpr btScalar kShortestRelaxationLength = btScalar(1e-3);
+
+btScalar wrapAngle(btScalar angle) {
+  angle = std::remainder(angle, SIMD_2_PI);
+  return angle <= -SIMD_PI ? angle + SIMD_2_PI : angle;
+}
+}  // namespace
+
+void Wheel::applyGroundHit() {
+  const WheelRayHit& hit = groundHit;
+  state.inContact = hit.hit;
+  if (!hit.hit) {
+    state.contactPoint = sweepTo;
+    state.contactNormal.setZero();
+    state.groundObject = nullptr;
+    state.suspensionLength = settings.suspensionMaxLength;
+    return;
+  }
+  state.contactPoint = hit.point;
+  state.contactNormal = hit.normal;
+  // Last step's impulses belong to last step's ground: a wheel that has rolled onto another
+  // body (a box, another car) must not push the new body with them.
+  if (hit.object != state.groundObject) contact.warmStart = false;
+  state.groundObject = hit.object;
+  lengthToContact = hit.distance - settings.radius;
+  state.suspensionLength = std::clamp(lengthToContact, btScalar(0), settings.suspensionMaxLength);
+}
+
+void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
+                           const btVector3& left, const FrictionRules& rules, btScalar stickSpeed,
+                           bool handbrake) {
+  state.locked = handbrake && settings.canBrake;
+  if (state.locked) state.angularSpeed = 0;
+  if (!state.inContact) {
+    state.slipRatio = state.slipAngle = 0;
+    state.friction = 0;
+    state.sliding = false;
+    return;
+  }
+  const btVector3& normal = state.contactNormal;
+  if (state.steerAngle != trigSteer) {  // the steering moved: recompute, else reuse
+    trigSteer = state.steerAngle;
+    steerCos = std::cos(state.steerAngle);
+    steerSin = std::sin(state.steerAngle);
+  }
+  const btVector3 wheelForward = forward * steerCos + left * steerSin;
+  btVector3 longitudinal = wheelForward - normal * normal.dot(wheelForward);
+  // A wheel whose forward axis stands on the ground's normal (a wall) has no rolling
+  // direction: any tangent will do.
+  if (longitudinal.length2() < 1e-6f) {
+    btVector3 unused;
+    btPlaneSpace1(normal, longitudinal, unused);
+  }
+  longitudinal.normalize();
+  const btVector3 lateral = longitudinal.cross(normal);
+  contact.longitudinal = longitudinal;
+  contact.lateral = lateral;
+  contact.chassisArm = state.contactPoint - chassis.getCenterOfMassPosition();
+
+  const btVector3 relative = chassis.getVelocityInLocalPoint(contact.chassisArm) - groundVelocity;
+  const btScalar forwardSpeed = relative.dot(longitudinal);
+  const btScalar sideSpeed = relative.dot(lateral);
+  const btScalar surfaceSlip = forwardSpeed - settings.radius * state.angularSpeed;
+  state.sliding = std::sqrt(surfaceSlip * surfaceSlip + sideSpeed * sideSpeed) > rules.slipThreshold;
+
+  FrictionInputs inputs;
+  inputs.tireFriction = settings.tire.friction;
+  inputs.groundFriction = state.groundObject->getFriction();
+  inputs.minFriction = settings.minFriction;
+  inputs.maxFriction = settings.maxFriction;
+  inputs.loadSensitivity = settings.tire.loadSensitivity;
+  inputs.normalLoad = loadEstimate;
+  inputs.referenceLoad = referenceLoad;
+  inputs.sliding = state.sliding;
+  inputs.locked = state.locked;
+  inputs.tireSlides = tire->hasOwnSlidingFriction();
+  friction = contactFriction(inputs, rules);
+  state.friction = friction.shown(state.locked);
+
+  contact.tireContact.friction = friction.tire;
+  contact.coulombScale = friction.tire > 0 ? friction.coulomb / friction.tire : 0;
+  contact.tireContact.normalLoad = loadEstimate;
+  contact.tireContact.forwardSpeed = forwardSpeed;
+  contact.lateralSpeed = sideSpeed;  // until the solve replaces it with its own result
+  // Static friction while the contact barely moves over the ground and the row barely slips.
+  const bool slow = forwardSpeed * forwardSpeed + sideSpeed * sideSpeed < stickSpeed * stickSpeed;
+  contact.staticLongitudinal = slow && std::fabs(surfaceSlip) < stickSpeed;
+  contact.staticLateral = slow;
+  // The carcass spring that static friction is solved as (TireSettings::relaxationLength),
+  // needed only where a row can stick: slow, handbraked, or a tire without slip laws. Below a
+  // millimetre the spring would be stiffer than anything a step resolves (and its reciprocal
+  // overflows): such a tire is rigid static friction, as 0 asks.
+  const bool mayStick = slow || state.locked || !inputs.tireSlides;
+  const btScalar relaxationLength =
+      mayStick && settings.tire.relaxationLength >= kShortestRelaxationLength
+          ? settings.tire.relaxationLength
+          : 0;
+  contact.longitudinalStickStiffness =
+      relaxationLength > 0 ? tire->slipStiffness(contact.tireContact, true) / relaxationLength : 0;
+  contact.lateralStickStiffness =
+      relaxationLength > 0 ? tire->slipStiffness(contact.tireContact, false) / relaxationLength : 0;
+}
+
+void Wheel::prepareContact(const AeroSettings& aero, btScalar dt) {
+  contact.active = state.inContact;
+  contact.radius = settings.radius;
+  contact.inverseSpinInertia = state.locked ? 0 : 1 / settings.spinInertia;
+  contact.angularSpeed = state.angularSpeed;
+  const btScalar rolling =
+      state.inContact ? rollingResistanceTorque(aero, loadEstimate, settings.radius) : 0;
+  contact.brakeImpulseLimit = (state.brakeTorque + rolling) * dt;
+  if (!state.inContact) return;
+  contact.normal = state.contactNormal;
+  contact.tire = tire.get();
+  contact.boxFriction = state.locked;
+}
+
+void Wheel::readSolvedContact(btScalar dt) {
+  state.angularSpeed = contact.angularSpeed;
+  if (!state.inContact) {
+    state.longitudinalForce = state.lateralForce = state.utilization = 0;
+    state.normalLoad = 0;
+    return;
+  }
+  state.normalLoad = contact.normalImpulse() / dt;
+  // Slips as the solved forces see them (the ones measured before the solve lead them by a step).
+  state.slipRatio = slipRatio(contact.forwardSpeed, settings.radius * state.angularSpeed,
+                              settings.tire.slipRatioEpsilon);
+  state.slipAngle = slipAngle(contact.forwardSpeed, contact.lateralSpeed,
+                              settings.tire.slipAngleEpsilon);
+  state.longitudinalForce = contact.longitudinalImpulse / dt;
+  state.lateralForce = contact.lateralImpulse / dt;
+  const btScalar x =
+      contact.longitudinalLimit > 0 ? contact.longitudinalImpulse / contact.longitudinalLimit : 0;
+  const btScalar y = contact.lateralLimit > 0 ? contact.lateralImpulse / contact.lateralLimit : 0;
+  state.utilization = std::sqrt(x * x + y * y);
+}
+
+void Wheel::rotate(btScalar dt) {
+  state.rotationAngle = wrapAngle(state.rotationAngle + state.angularSpeed * dt);
+}
+
+}  // namespace raycar

@@ -1,0 +1,82 @@
+#pragma once
+// One wheel at run time. The vehicle keeps one per wheel, in order, and each stage of the step
+// (StepStages.h) reads and writes the wheel's own fields: its settings with the automatic values
+// resolved, what it shows (WheelState), its ground query, and its contact as the solver sees it.
+// One object instead of an array per quantity: a step then reads one place per wheel, which
+// matters when a thousand cars each come round once per step with nothing left in the cache.
+
+#include <memory>
+
+#include "ground/GroundQuery.h"
+#include "raycar/tire/ContactFriction.h"
+#include "raycar/vehicle/Wheel.h"
+#include "solver/ContactSolver.h"
+
+namespace raycar {
+
+struct Wheel {
+  WheelSettings settings;  // stiffness and damping resolved (Suspension.h's automatic rules)
+  WheelState state;        // what RaycastVehicle::wheelState shows
+  std::shared_ptr<const TireModel> tire;
+  std::unique_ptr<GroundQuery> ground;
+  // The solver's view of the contact: filled by the stages before the solve, its impulses and
+  // post-solve slip speeds read after it. Warm-start impulses and stick anchors carry over.
+  WheelContact contact;
+
+  // Fixed at construction
+  btScalar referenceLoad = 0;  // N, for load sensitivity (the tire's, or the static load)
+  btScalar sweepLength = 0;    // m: len_max + radius, the ground query's reach
+  bool steered = false;        // SteerMode resolved
+  bool front = false;          // ahead of the centre of mass (brake bias)
+  int axleSlot = 0;            // index of its axle in Suspension's per-axle sums
+
+  // Per-wheel inputs (RaycastVehicle::setDriveTorque, ...), held until changed
+  btScalar directDrive = 0;  // N m
+  btScalar directBrake = 0;  // N m
+  btScalar directSteer = 0;  // rad
+
+  // This step, in stage order
+  btScalar geometricSteer = 0;  // rad: the steering's angle for this wheel (Ackermann)
+  btVector3 sweepFrom{0, 0, 0};  // world: the suspension top
+  btVector3 sweepTo{0, 0, 0};    // world: sweepLength below it
+  WheelRayHit groundHit;
+  bool groundPending = false;    // the ground query left it to castInWorld
+  btScalar lengthToContact = 0;  // m: hit distance - radius, < 0 past full travel
+  btScalar rayCosine = 1;        // -down . normal, held >= 0.1
+  btVector3 groundVelocity{0, 0, 0};  // m/s, the ground's velocity at the contact
+  btScalar springForce = 0;      // N: k x + anti-roll, from positions alone
+  // N: spring + damper at the step's start, >= 0. The tire's load sensitivity and rolling
+  // resistance use it; the solve settles the load with the damper's response included
+  // (state.normalLoad, which the assists read a step later).
+  btScalar loadEstimate = 0;
+  ContactFriction friction;      // decided with loadEstimate (ContactFriction.h)
+  // rad/s: the spin at which the engine, through the present gear, reaches its max rpm and has
+  // no torque left; the drive torque does not spin the wheel past it. Infinite when the engine
+  // does not drive this wheel.
+  btScalar engineSpinLimit = 0;
+  // The assists' integral terms (N m): what the feed-forward and the spin feedback miss in a
+  // steady stop or launch. Zero while the assist is idle.
+  btScalar antiLockIntegral = 0;
+  btScalar tractionIntegral = 0;
+  // cos and sin of the wheel's steer angle, recomputed only when the angle changes
+  btScalar trigSteer = 0;
+  btScalar steerCos = 1;
+  btScalar steerSin = 0;
+
+  // This wheel's parts of the step, in stage order (StepStages.h).
+  // ApplyGround: the ground query's hit into the contact and the suspension length.
+  void applyGroundHit();
+  // MeasureContacts: contact frame, contact velocities, sliding, friction, static rows. The
+  // chassis' forward and left axes in the world; handbrake: the driver's.
+  void measureContact(const btRigidBody& chassis, const btVector3& forward, const btVector3& left,
+                      const FrictionRules& rules, btScalar stickSpeed, bool handbrake);
+  // Solve, before: the rows' inputs that are not the suspension's (Suspension::prepareContacts)
+  // nor the ground body's.
+  void prepareContact(const AeroSettings& aero, btScalar dt);
+  // Solve, after: the spin, the solved load, slips and forces the solve settled on.
+  void readSolvedContact(btScalar dt);
+  // WheelRotation: the rotation angle for rendering.
+  void rotate(btScalar dt);
+};
+
+}  // namespace raycar
