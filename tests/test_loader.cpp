@@ -285,6 +285,34 @@ TEST_CASE("the README's script reference is the key table") {
   CHECK(readme.find(scriptReferenceMarkdown()) != std::string::npos);
 }
 
+TEST_CASE("every script key that writes a settings number documents the C++ default") {
+  // Each key is written into a script with its documented default; the number it lands in must
+  // equal that member of default-constructed settings, bit for bit: a script that omits a key
+  // and a program that never touches the member get the same car.
+  const VehicleSettings vehicle;
+  const WheelSettings wheel;
+  const TireSettings tire;
+  const DifferentialSettings differential;
+  const FieldOwners defaults{const_cast<VehicleSettings*>(&vehicle), const_cast<WheelSettings*>(&wheel),
+                             const_cast<TireSettings*>(&tire), const_cast<DifferentialSettings*>(&differential)};
+  int checked = 0;
+  for (const ScriptKeyInfo& key : scriptKeyReference()) {
+    if (key.field == nullptr) continue;
+    INFO(key.section << "." << key.name << " = " << key.defaultValue);
+    const bool record = key.section == "wheel" || key.section == "tire" || key.section == "differential";
+    const std::string text = "[model]\nobj = \"x.obj\"\n" + std::string(record ? "[[" : "[") + key.section +
+                             (record ? "]]" : "]") + "\n" + key.name + " = " + key.defaultValue + "\n";
+    VehicleScript script = parseVehicleScript(text, "defaults.toml");
+    FieldOwners parsed{&script.settings, nullptr, nullptr, nullptr};
+    if (key.section == "wheel") parsed.wheel = &script.wheels.at(0).wheel;
+    if (key.section == "tire") parsed.tire = &script.tires.at(0).tire;
+    if (key.section == "differential") parsed.differential = &script.settings.differentials.at(0);
+    CHECK(key.field->bind(parsed).get() == key.field->bind(defaults).get());
+    ++checked;
+  }
+  CHECK(checked >= 70);  // the bound keys (83 rows; a few have no key of their own)
+}
+
 TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a point, a small mesh") {
   // Blender's OBJ exporter writes a one-vertex mesh as `o name` and one `v` line, with no
   // element, and a two-vertex mesh as an `l` edge; other writers use `p` points or marker meshes.

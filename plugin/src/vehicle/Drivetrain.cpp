@@ -37,8 +37,10 @@ Drivetrain::Drivetrain(const VehicleSettings& settings, std::vector<Wheel>& whee
     axle.share = differential.torqueShare >= 0
                      ? differential.torqueShare
                      : btScalar(axle.wheels.size()) / btScalar(drivingWheels_.size());
+    axle.firstCoupling = couplings_.size();
     for (size_t w = 1; w < axle.wheels.size() && differential.type != DifferentialType::Open; ++w)
       couplings_.push_back(SpinCoupling{axle.wheels[w - 1], axle.wheels[w], 0, 0});
+    axle.couplingCount = couplings_.size() - axle.firstCoupling;
     drivenAxles_.push_back(std::move(axle));
   }
 }
@@ -124,7 +126,6 @@ void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& whee
   // carry a light wheel past that speed (at 1/30 s a spinning wheel overshot it threefold).
   for (const DrivenAxle& axle : drivenAxles_)
     for (int wheel : axle.wheels) wheels[size_t(wheel)].engineSpinLimit = output.maxWheelSpin;
-  size_t coupling = 0;
   for (const DrivenAxle& axle : drivenAxles_) {
     const btScalar axleTorque = output.driveTorque * axle.share;
     const btScalar perWheel = 1 / btScalar(std::max<size_t>(axle.wheels.size(), 1));
@@ -135,8 +136,8 @@ void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& whee
       state.brakeTorque += output.engineBrakingTorque * axle.share * perWheel;
     }
     const btScalar locking = differentialLockingTorque(axle.differential, axleTorque);
-    for (size_t w = 1; w < axle.wheels.size() && axle.differential.type != DifferentialType::Open; ++w)
-      couplings_[coupling++].limit = std::isinf(locking) ? locking : locking * dt;
+    for (size_t c = 0; c < axle.couplingCount; ++c)
+      couplings_[axle.firstCoupling + c].limit = std::isinf(locking) ? locking : locking * dt;
   }
 
   const btScalar footbrake = std::max(brake, output.pedalBrake);

@@ -40,6 +40,10 @@ class Drivetrain {
     DifferentialSettings differential;
     std::vector<int> wheels;  // its driving wheels
     btScalar share = 0;       // of the drive torque
+    // Its couplings: couplings_[firstCoupling, firstCoupling + couplingCount), one per pair of
+    // neighbouring driving wheels of a locked or limited-slip axle; none when open.
+    size_t firstCoupling = 0;
+    size_t couplingCount = 0;
   };
   // ABS (slipRatio < 0) and traction control (> 0): the torque (N m, >= 0) that holds `wheel`
   // at `slipRatio`; `integral` is the assist's integral term.
@@ -50,9 +54,7 @@ class Drivetrain {
   Powertrain powertrain_;
   std::vector<DrivenAxle> drivenAxles_;
   std::vector<int> drivingWheels_;
-  // One per pair of neighbouring wheels on a locked or limited-slip axle, in the axles' order;
-  // update() writes their limits in the same order.
-  std::vector<SpinCoupling> couplings_;
+  std::vector<SpinCoupling> couplings_;  // every axle's (DrivenAxle::firstCoupling)
   int frontWheelCount_ = 0;
   bool shiftUpRequested_ = false;  // rising edges of the manual shift inputs, until used
   bool shiftDownRequested_ = false;
