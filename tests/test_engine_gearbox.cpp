@@ -58,11 +58,11 @@ TEST_CASE("gearbox settings: at most 8 gears, reverse negative, neutral zero") {
   GearboxSettings gearbox;
   CHECK(validateGearbox(gearbox, 5000).empty());
   gearbox.gears = {-3, 0, 3, 2.5f, 2, 1.6f, 1.3f, 1.1f, 0.9f};
-  CHECK(validateGearbox(gearbox, 5000).front().find("9 ratios; at most 8") != std::string::npos);
+  CHECK(validateGearbox(gearbox, 5000).front().text().find("9 ratios; at most 8") != std::string::npos);
   gearbox.gears = {3, 0, 2};
-  CHECK(validateGearbox(gearbox, 5000).front().find("reverse) must be negative") != std::string::npos);
+  CHECK(validateGearbox(gearbox, 5000).front().text().find("reverse) must be negative") != std::string::npos);
   gearbox.gears = {-3, 1, 2};
-  CHECK(validateGearbox(gearbox, 5000).front().find("neutral) must be 0") != std::string::npos);
+  CHECK(validateGearbox(gearbox, 5000).front().text().find("neutral) must be 0") != std::string::npos);
 }
 
 namespace {

@@ -313,6 +313,49 @@ TEST_CASE("every script key that writes a settings number documents the C++ defa
   CHECK(checked >= 70);  // the bound keys (83 rows; a few have no key of their own)
 }
 
+TEST_CASE("a rule broken between settings is reported at the key that set it") {
+  // Every key here is in range on its own; the rules between them are not met. Each problem
+  // names the file, the line and the key that set the member the rule is about.
+  const std::string text =
+      "[model]\nobj = \"car.obj\"\n"                               // 1-2
+      "[[hull]]\nmass = 1200\n"                                     // 3-4
+      "[[wheel]]\naxle = 0\n"                                       // 5-6
+      "[[wheel]]\naxle = 0\nmin_friction = 1.5\nmax_friction = 1.2\n"  // 7-10
+      "[[wheel]]\naxle = 1\ndriving = 1\n"                          // 11-13
+      "[[wheel]]\naxle = 1\ndriving = 1\n"                          // 14-16
+      "[[tire]]\nlongitudinal_points = [[0.1, 0.5], [0.2, 1.0]]\n"  // 17-18
+      "[[differential]]\naxle = 1\ntorque_share = 0.6\n"            // 19-21
+      "[params]\nengine_idleRPM = 6000\nengine_maxRPM = 5000\n"     // 22-24
+      "engine_shiftupRPM = 3000\nengine_shiftdownRPM = 3500\n";     // 25-26
+  const VehicleScript script = parseVehicleScript(text, "rules.vehicle.toml");
+  const ObjModel model = loadObjModel(kTestData + "/base/car.obj");
+  std::vector<std::string> problems;
+  try {
+    buildVehicle(script, model);
+  } catch (const SettingsError& error) {
+    problems = error.problems();
+    CHECK(std::string(error.what()).find("rules.vehicle.toml:") == 0);
+  }
+  struct Row {
+    const char* place;  // file:line: key
+    const char* rule;
+  };
+  const Row rows[] = {
+      {"rules.vehicle.toml:10: wheel.max_friction: wheel 2: ", "maxFriction (max_friction) must be >= minFriction"},
+      {"rules.vehicle.toml:18: tire.longitudinal_points: wheel 1 tire longitudinal curve: ", "the first point must be (0, 0)"},
+      {"rules.vehicle.toml:21: differential.torque_share: differentials: ", "add up to 0.6"},
+      {"rules.vehicle.toml:23: params.engine_idleRPM: engine: ", "engine.idleRpm (engine_idleRPM) must be below"},
+      {"rules.vehicle.toml:26: params.engine_shiftdownRPM: gearbox: ", "must be below gearbox.shiftUpRpm"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.place << row.rule);
+    bool found = false;
+    for (const std::string& problem : problems)
+      found = found || (problem.find(row.place) == 0 && problem.find(row.rule) != std::string::npos);
+    CHECK(found);
+  }
+}
+
 TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a point, a small mesh") {
   // Blender's OBJ exporter writes a one-vertex mesh as `o name` and one `v` line, with no
   // element, and a two-vertex mesh as an `l` edge; other writers use `p` points or marker meshes.

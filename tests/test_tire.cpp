@@ -76,12 +76,12 @@ TEST_CASE("malformed curves are rejected with a reason each") {
     FrictionCurveSettings settings;
     settings.form = FrictionCurveSettings::Form::Points;
     settings.points = row.points;
-    const std::vector<std::string> problems = validateCurve(settings, "rear lateral");
+    const std::vector<SettingsProblem> problems = validateCurve(settings, "rear lateral", "lateralCurve");
     REQUIRE(!problems.empty());
     bool found = false;
-    for (const std::string& text : problems)
-      found = found || (text.find(row.reason) != std::string::npos &&
-                        text.find("rear lateral") == 0);
+    for (const SettingsProblem& problem : problems)
+      found = found || (problem.text().find(row.reason) != std::string::npos &&
+                        problem.text().find("rear lateral") == 0 && problem.field == "lateralCurve.points");
     CHECK_MESSAGE(found, row.reason);
   }
 }

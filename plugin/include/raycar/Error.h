@@ -27,6 +27,16 @@ class Error : public std::runtime_error {
   std::string message_;
 };
 
+// One problem with a vehicle's settings, as the checks find it (validateVehicleSettings lists
+// their texts; the loader places each at the script key that set `field`).
+struct SettingsProblem {
+  std::string object;   // what it concerns: "wheel 2", "wheel 2 tire", "engine", "differential 1 (axle 0)"
+  std::string field;    // the member that decides it, in its scope's struct ("maxFriction",
+                        // "engine.idleRpm", "longitudinalCurve.points"); "" when none does
+  std::string message;  // why
+  std::string text() const { return object.empty() ? message : object + ": " + message; }
+};
+
 // Settings that fail validation. Holds every problem found, not only the first; what() lists them.
 class SettingsError : public Error {
  public:

@@ -56,7 +56,7 @@ const std::vector<Key>& keys() {
        SET(t.hull->zoffset = btScalar(v.number))},
       // [[wheel]]
       {"wheel", "driving", T::Boolean, "0/1", 0, 1, "0", "the engine drives this wheel",
-       SET(t.wheel->wheel.driving = v.boolean)},
+       SET(t.wheel->wheel.driving = v.boolean), "driving"},
       {"wheel", "axle", FieldScope::Wheel, "axle",
        "axle number: anti-roll and snapping act per axle"},
       {"wheel", "len_max", FieldScope::Wheel, "suspensionMaxLength",
@@ -93,7 +93,7 @@ const std::vector<Key>& keys() {
          for (size_t i = 2; i < v.list.size(); ++i)
            if (!(v.list[i] > 0)) throw Rejected("forward ratio " + std::to_string(i - 1) + " must be > 0");
          t.script.settings.gearbox.gears.assign(v.list.begin(), v.list.end());
-       })},
+       }), "gearbox.gears"},
       {"params", "engine_maxRPM", FieldScope::Vehicle, "engine.maxRpm",
        "no power at and above it"},
       {"params", "engine_minRPM", FieldScope::Vehicle, "engine.minRpm",
@@ -186,7 +186,7 @@ const std::vector<Key>& keys() {
        SET({
          t.script.settings.engine.torqueCurve.clear();
          for (const auto& p : v.points) t.script.settings.engine.torqueCurve.push_back({btScalar(p[0]), btScalar(p[1])});
-       })},
+       }), "engine.torqueCurve"},
       {"engine", "throttle_exponent", FieldScope::Vehicle, "engine.throttleExponent",
        "torque x throttle^exponent"},
       {"engine", "engine_braking", FieldScope::Vehicle, "engine.engineBraking",
@@ -276,7 +276,7 @@ const std::vector<Key>& keys() {
       {"tire", "longitudinal_e", FieldScope::Tire, "longitudinalCurve.magicFormula.curvatureE",
        "Magic Formula E of mu_x(s)"},
       {"tire", "longitudinal_points", T::PointList, "[slip ratio, mu]", 0, 100, "[]", "tabulated mu_x(s); replaces the formula",
-       SET(setCurvePoints(t.tire->tire.longitudinalCurve, v.points, 1))},
+       SET(setCurvePoints(t.tire->tire.longitudinalCurve, v.points, 1)), "longitudinalCurve.points"},
       {"tire", "lateral_b", FieldScope::Tire, "lateralCurve.magicFormula.stiffnessB",
        "Magic Formula B of mu_y(alpha)"},
       {"tire", "lateral_c", FieldScope::Tire, "lateralCurve.magicFormula.shapeC",
@@ -286,7 +286,7 @@ const std::vector<Key>& keys() {
       {"tire", "lateral_e", FieldScope::Tire, "lateralCurve.magicFormula.curvatureE",
        "Magic Formula E of mu_y(alpha)"},
       {"tire", "lateral_points", T::PointList, "[deg, mu]", 0, 100, "[]", "tabulated mu_y(alpha), alpha in degrees; replaces the formula",
-       SET(setCurvePoints(t.tire->tire.lateralCurve, v.points, SIMD_PI / 180))},
+       SET(setCurvePoints(t.tire->tire.lateralCurve, v.points, SIMD_PI / 180)), "lateralCurve.points"},
       {"tire", "slip_ratio_epsilon", FieldScope::Tire, "slipRatioEpsilon",
        "keeps s finite near standstill"},
       {"tire", "slip_angle_epsilon", FieldScope::Tire, "slipAngleEpsilon",

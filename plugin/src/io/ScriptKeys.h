@@ -49,9 +49,10 @@ struct Key {
   // A key of the script's own: the model, hull records, chassis and camera parameters, lists,
   // texts and switches.
   Key(const char* section, const char* name, ScriptValueType type, const char* unit, double minimum,
-      double maximum, const char* defaultValue, const char* meaning, Setter apply)
+      double maximum, const char* defaultValue, const char* meaning, Setter apply,
+      const char* member = "")
       : section(section), name(name), type(type), unit(unit), minimum(minimum), maximum(maximum),
-        defaultValue(defaultValue), meaning(meaning), apply(apply) {}
+        defaultValue(defaultValue), meaning(meaning), apply(apply), ownMember(member) {}
   // A key that is a settings number: its type, unit and range are the field's row
   // (SettingsFields.h), the one rule the C++ API is checked against too, and its default is the
   // default-constructed settings' value (the objects a script is read into start as those).
@@ -78,6 +79,10 @@ struct Key {
   const char* meaning;
   Setter apply = nullptr;
   const SettingsField* field = nullptr;  // set: the key writes this settings number
+  // The settings member a key of the script's own writes, if it writes one ("gearbox.gears").
+  const char* ownMember = "";
+  // The member the key writes, in its scope's struct; "" when it writes none.
+  const char* member() const { return field ? field->name : ownMember; }
 };
 
 // The settings objects a key of the record being read can write.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <map>
 
@@ -40,11 +41,17 @@ class Builder {
       vehicle_.hasEye = true;
       vehicle_.eyePosition = toChassis(eye->centroid());
     }
-    const std::vector<std::string> problems = validateVehicleSettings(vehicle_.settings);
+    const std::vector<SettingsProblem> problems = checkVehicleSettings(vehicle_.settings);
     if (!problems.empty()) {
-      std::string text = "invalid vehicle settings";
-      for (const std::string& problem : problems) text += "\n  - " + problem;
-      scriptError("", 0, text);
+      // Each problem at the key that set its member; the error at the first of them.
+      std::vector<std::string> texts;
+      ErrorLocation first;
+      for (const SettingsProblem& problem : problems) {
+        const ErrorLocation place = placeOf(problem);
+        if (texts.empty()) first = place;
+        texts.push_back(Error(place, problem.text()).what());
+      }
+      throw SettingsError(first, texts);
     }
     return vehicle_;
   }
@@ -251,13 +258,59 @@ class Builder {
     }
   }
 
-  TireSettings tireFor(int axle) const {
-    const TireRecord* everyAxle = nullptr;
-    for (const TireRecord& record : script_.tires) {
-      if (record.axles.empty()) everyAxle = &record;
-      if (std::find(record.axles.begin(), record.axles.end(), axle) != record.axles.end()) return record.tire;
+  // The [[tire]] record a wheel on `axle` uses: the one naming the axle, else the last one for
+  // every axle; -1 when none applies (the default tire).
+  int tireRecordFor(int axle) const {
+    int everyAxle = -1;
+    for (size_t i = 0; i < script_.tires.size(); ++i) {
+      const TireRecord& record = script_.tires[i];
+      if (record.axles.empty()) everyAxle = int(i);
+      if (std::find(record.axles.begin(), record.axles.end(), axle) != record.axles.end()) return int(i);
     }
-    return everyAxle ? everyAxle->tire : TireSettings{};
+    return everyAxle;
+  }
+
+  TireSettings tireFor(int axle) const {
+    const int record = tireRecordFor(axle);
+    return record >= 0 ? script_.tires[size_t(record)].tire : TireSettings{};
+  }
+
+  // Where the script set what a settings problem is about: the key that last wrote its member
+  // in the record (or table) the problem concerns; else that record's line; else the file.
+  ErrorLocation placeOf(const SettingsProblem& problem) const {
+    std::string section;  // "": any table section
+    int record = -1;      // -2: any record of `section`
+    int index = 0;
+    if (std::sscanf(problem.object.c_str(), "wheel %d", &index) == 1 && index >= 1 &&
+        size_t(index) <= vehicle_.settings.wheels.size()) {
+      const bool tire = problem.object.find(" tire") != std::string::npos;
+      section = tire ? "tire" : "wheel";
+      record = tire ? tireRecordFor(vehicle_.settings.wheels[size_t(index) - 1].axle) : index - 1;
+      if (record < 0) return {script_.path, 0, problem.object};  // the default tire
+    } else if (std::sscanf(problem.object.c_str(), "differential %d", &index) == 1) {
+      section = "differential";
+      record = index - 1;
+    } else if (problem.object == "differentials") {
+      section = "differential";
+      record = -2;
+    }
+    auto writes = [&](const ScriptKeyPlace& place) {
+      if (place.key.empty() || problem.field.empty() || place.member.empty()) return false;
+      return place.member == problem.field ||
+             place.member.compare(0, problem.field.size() + 1, problem.field + ".") == 0;
+    };
+    const ScriptKeyPlace* found = nullptr;
+    const ScriptKeyPlace* recordLine = nullptr;
+    for (const ScriptKeyPlace& place : script_.keyPlaces) {
+      const bool inScope = section.empty() ? place.record < 0
+                                           : place.section == section && (record == -2 || place.record == record);
+      if (!inScope) continue;
+      if (place.key.empty() && recordLine == nullptr) recordLine = &place;
+      if (writes(place)) found = &place;  // the last write is the one that counts
+    }
+    if (found) return {script_.path, found->line, found->section + "." + found->key};
+    if (recordLine) return {script_.path, recordLine->line, "[[" + section + "]] " + std::to_string(recordLine->record + 1)};
+    return {script_.path, 0, problem.object};
   }
 
   void buildShapesAndVisuals() {

@@ -96,7 +96,7 @@ class Parser {
           problem(section, "must be a table: [" + section + "]");
           continue;
         }
-        readTable(section, *table, target);
+        readTable(section, -1, *table, target);
       } else if (isOneOf(section, kRecordSections)) {
         const toml::array* records = node.as_array();
         if (!records || !records->is_array_of_tables()) {
@@ -147,24 +147,31 @@ class Parser {
   void readRecord(const std::string& section, const toml::table& table) {
     Target target{script_};
     const int line = int(table.source().begin.line);
+    size_t record = 0;
     if (section == "hull") {
+      record = script_.hulls.size();
       script_.hulls.push_back(HullRecord{line});
       target.hull = &script_.hulls.back();
     } else if (section == "wheel") {
+      record = script_.wheels.size();
       script_.wheels.push_back(WheelRecord{line, WheelSettings{}});
       target.wheel = &script_.wheels.back();
     } else if (section == "tire") {
+      record = script_.tires.size();
       script_.tires.push_back(TireRecord{line, {}, TireSettings{}});
       target.tire = &script_.tires.back();
     } else {
+      record = script_.settings.differentials.size();
       script_.settings.differentials.emplace_back();
       target.differential = &script_.settings.differentials.back();
     }
+    script_.keyPlaces.push_back({section, int(record), "", line, ""});  // the record itself
     applyDefaults(section, target);
-    readTable(section, table, target);
+    readTable(section, int(record), table, target);
   }
 
-  void readTable(const std::string& section, const toml::table& table, Target& target) {
+  // record: the record's index among its section's, -1 for a table section.
+  void readTable(const std::string& section, int record, const toml::table& table, Target& target) {
     for (auto&& [name, node] : table) {
       const std::string keyName(name.str());
       const int line = int(name.source().begin.line);
@@ -187,6 +194,7 @@ class Parser {
         } catch (const Rejected& rejected) {
           fail(line, where, rejected.what());
         }
+        script_.keyPlaces.push_back({section, record, keyName, line, key->member()});
       } catch (const Error& error) {
         problems_.push_back(error);
       }

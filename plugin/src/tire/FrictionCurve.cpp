@@ -20,11 +20,13 @@ FrictionCurveSettings defaultLateralCurve() {
   return curve;
 }
 
-std::vector<std::string> validateCurve(const FrictionCurveSettings& settings,
-                                       const std::string& name) {
-  std::vector<std::string> problems;
-  auto problem = [&](const std::string& text) { problems.push_back(name + ": " + text); };
-  if (settings.form == FrictionCurveSettings::Form::MagicFormula) {
+std::vector<SettingsProblem> validateCurve(const FrictionCurveSettings& settings,
+                                           const std::string& object, const std::string& field) {
+  std::vector<SettingsProblem> problems;
+  const bool formula = settings.form == FrictionCurveSettings::Form::MagicFormula;
+  const std::string member = field.empty() ? "" : field + (formula ? ".magicFormula" : ".points");
+  auto problem = [&](const std::string& text) { problems.push_back({object, member, text}); };
+  if (formula) {
     const MagicFormula& mf = settings.magicFormula;
     if (!(mf.stiffnessB > 0) || !std::isfinite(mf.stiffnessB)) problem("B must be > 0");
     if (!(mf.shapeC > 0) || !(mf.shapeC < 2)) problem("C must lie in (0, 2)");

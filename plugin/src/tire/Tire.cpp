@@ -182,19 +182,20 @@ std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings) {
   return model;
 }
 
-std::vector<std::string> validateTire(const TireSettings& settings, const std::string& name) {
-  std::vector<std::string> problems;
-  checkFields(FieldScope::Tire, ConstFieldOwners{nullptr, nullptr, &settings}, name + ": ", problems);
+std::vector<SettingsProblem> validateTire(const TireSettings& settings, const std::string& name) {
+  std::vector<SettingsProblem> problems;
+  checkFields(FieldScope::Tire, ConstFieldOwners{nullptr, nullptr, &settings}, name, problems);
   // The curves' own rules: a tabulated curve's points always; a Magic Formula's parameters
   // only when the field rows passed them (a NaN parameter is one problem, not two).
   if (settings.model == TireModelKind::SlipCurves && !settings.customModel) {
     const bool fieldsPassed = problems.empty();
-    auto check = [&](const FrictionCurveSettings& curve, const std::string& curveName) {
+    auto check = [&](const FrictionCurveSettings& curve, const std::string& curveName,
+                     const char* field) {
       if (curve.form == FrictionCurveSettings::Form::MagicFormula && !fieldsPassed) return;
-      for (auto& text : validateCurve(curve, curveName)) problems.push_back(text);
+      for (auto& problem : validateCurve(curve, curveName, field)) problems.push_back(problem);
     };
-    check(settings.longitudinalCurve, name + " longitudinal curve");
-    check(settings.lateralCurve, name + " lateral curve");
+    check(settings.longitudinalCurve, name + " longitudinal curve", "longitudinalCurve");
+    check(settings.lateralCurve, name + " lateral curve", "lateralCurve");
   }
   return problems;
 }

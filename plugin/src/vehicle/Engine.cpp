@@ -54,27 +54,28 @@ btScalar engineBrakingTorque(const EngineSettings& engine, btScalar rpm) {
   return engine.engineBraking * peakEngineTorque(engine) * fraction;
 }
 
-std::vector<std::string> validateEngine(const EngineSettings& engine) {
-  std::vector<std::string> problems;
-  auto require = [&](bool ok, const std::string& text) {
-    if (!ok) problems.push_back("engine: " + text);
+std::vector<SettingsProblem> validateEngine(const EngineSettings& engine) {
+  std::vector<SettingsProblem> problems;
+  auto require = [&](bool ok, const char* field, const std::string& text) {
+    if (!ok) problems.push_back({"engine", field, text});
   };
   // Each rule names the fields by their C++ and their script names.
-  require(engine.idleRpm < engine.maxRpm,
+  require(engine.idleRpm < engine.maxRpm, "engine.idleRpm",
           "engine.idleRpm (engine_idleRPM) must be below engine.maxRpm (engine_maxRPM)");
-  require(engine.minRpm <= engine.idleRpm,
+  require(engine.minRpm <= engine.idleRpm, "engine.minRpm",
           "engine.minRpm (engine_minRPM) must not exceed engine.idleRpm (engine_idleRPM)");
-  require(engine.startRpm >= engine.idleRpm && engine.startRpm < engine.maxRpm,
+  require(engine.startRpm >= engine.idleRpm && engine.startRpm < engine.maxRpm, "engine.startRpm",
           "engine.startRpm (engine_startRPM) must lie in [engine.idleRpm, engine.maxRpm)");
   if (engine.model == EngineModel::TorqueCurve) {
     const std::vector<TorquePoint>& curve = engine.torqueCurve;
-    require(curve.size() >= 2, "torque curve needs at least 2 points");
+    require(curve.size() >= 2, "engine.torqueCurve", "torque curve needs at least 2 points");
     for (size_t i = 0; i < curve.size(); ++i) {
       // The script's range for torque_curve's numbers: [0, 1e6] rev/min and N m.
       require(curve[i].rpm >= 0 && curve[i].torque >= 0 && curve[i].rpm <= 1e6 && curve[i].torque <= 1e6,
+              "engine.torqueCurve",
               "torque curve point " + std::to_string(i + 1) + " must be finite and lie in [0, 1e6]");
       if (i > 0)
-        require(curve[i].rpm > curve[i - 1].rpm,
+        require(curve[i].rpm > curve[i - 1].rpm, "engine.torqueCurve",
                 "torque curve point " + std::to_string(i + 1) + ": rpm must increase");
     }
   }

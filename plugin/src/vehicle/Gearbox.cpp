@@ -4,10 +4,11 @@
 
 namespace raycar {
 
-std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScalar maxRpm) {
-  std::vector<std::string> problems;
-  auto require = [&](bool ok, const std::string& text) {
-    if (!ok) problems.push_back("gearbox: " + text);
+std::vector<SettingsProblem> validateGearbox(const GearboxSettings& gearbox, btScalar maxRpm) {
+  std::vector<SettingsProblem> problems;
+  // Every rule but the last two is about the ratios.
+  auto require = [&](bool ok, const std::string& text, const char* field = "gearbox.gears") {
+    if (!ok) problems.push_back({"gearbox", field, text});
   };
   const std::vector<btScalar>& gears = gearbox.gears;
   require(gears.size() <= size_t(kMaxGears),
@@ -23,9 +24,11 @@ std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScala
   for (size_t i = 0; i < gears.size(); ++i)
     require(!(std::fabs(gears[i]) > 100), "gears: ratio " + std::to_string(i + 1) + " must lie in [-100, 100]");
   require(gearbox.shiftDownRpm < gearbox.shiftUpRpm,
-          "gearbox.shiftDownRpm (engine_shiftdownRPM) must be below gearbox.shiftUpRpm (engine_shiftupRPM)");
+          "gearbox.shiftDownRpm (engine_shiftdownRPM) must be below gearbox.shiftUpRpm (engine_shiftupRPM)",
+          "gearbox.shiftDownRpm");
   require(gearbox.shiftUpRpm <= maxRpm,
-          "gearbox.shiftUpRpm (engine_shiftupRPM) must not exceed engine.maxRpm (engine_maxRPM)");
+          "gearbox.shiftUpRpm (engine_shiftupRPM) must not exceed engine.maxRpm (engine_maxRPM)",
+          "gearbox.shiftUpRpm");
   return problems;
 }
 

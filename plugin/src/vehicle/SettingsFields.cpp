@@ -183,8 +183,8 @@ std::string fieldValueProblem(const SettingsField& field, double value) {
          (field.unit[0] ? std::string(" (") + field.unit + ")" : std::string());
 }
 
-void checkFields(FieldScope scope, const ConstFieldOwners& owners, const std::string& prefix,
-                 std::vector<std::string>& problems) {
+void checkFields(FieldScope scope, const ConstFieldOwners& owners, const std::string& object,
+                 std::vector<SettingsProblem>& problems) {
   // The rows bind writable members (the script writes through them); a check only reads them.
   const FieldOwners readable{const_cast<VehicleSettings*>(owners.vehicle), const_cast<WheelSettings*>(owners.wheel),
                              const_cast<TireSettings*>(owners.tire),
@@ -192,7 +192,7 @@ void checkFields(FieldScope scope, const ConstFieldOwners& owners, const std::st
   for (const SettingsField& field : kFields) {
     if (field.scope != scope) continue;
     const std::string problem = fieldValueProblem(field, field.bind(readable).get());
-    if (!problem.empty()) problems.push_back(prefix + field.name + " " + problem);
+    if (!problem.empty()) problems.push_back({object, field.name, field.name + (" " + problem)});
   }
 }
 

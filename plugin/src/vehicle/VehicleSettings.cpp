@@ -11,19 +11,20 @@ namespace raycar {
 namespace {
 
 void validateWheel(const WheelSettings& wheel, const std::string& name,
-                   std::vector<std::string>& problems) {
-  checkFields(FieldScope::Wheel, ConstFieldOwners{nullptr, &wheel}, name + ": ", problems);
+                   std::vector<SettingsProblem>& problems) {
+  checkFields(FieldScope::Wheel, ConstFieldOwners{nullptr, &wheel}, name, problems);
   if (wheel.stiffness == 0 && !(wheel.suspensionRestLength < wheel.suspensionMaxLength)) {
-    problems.push_back(name + ": automatic stiffness needs suspensionRestLength (len_initial, " +
-                       std::to_string(wheel.suspensionRestLength) + " m) < suspensionMaxLength (len_max, " +
-                       std::to_string(wheel.suspensionMaxLength) + " m)");
+    problems.push_back({name, "suspensionMaxLength",
+                        "automatic stiffness needs suspensionRestLength (len_initial, " +
+                            std::to_string(wheel.suspensionRestLength) + " m) < suspensionMaxLength (len_max, " +
+                            std::to_string(wheel.suspensionMaxLength) + " m)"});
   }
   if (!(wheel.maxFriction >= wheel.minFriction))
-    problems.push_back(name + ": maxFriction (max_friction) must be >= minFriction (min_friction)");
-  for (auto& text : validateTire(wheel.tire, name + " tire")) problems.push_back(text);
+    problems.push_back({name, "maxFriction", "maxFriction (max_friction) must be >= minFriction (min_friction)"});
+  for (auto& problem : validateTire(wheel.tire, name + " tire")) problems.push_back(problem);
 }
 
-void validateDifferentials(const VehicleSettings& settings, std::vector<std::string>& problems) {
+void validateDifferentials(const VehicleSettings& settings, std::vector<SettingsProblem>& problems) {
   btScalar shareSum = 0;
   bool anyShare = false, anyDefaultShare = false;
   for (size_t d = 0; d < settings.differentials.size(); ++d) {
@@ -33,12 +34,12 @@ void validateDifferentials(const VehicleSettings& settings, std::vector<std::str
     int driving = 0;
     for (const WheelSettings& wheel : settings.wheels)
       driving += wheel.axle == differential.axle && wheel.driving;
-    if (driving == 0) problems.push_back(name + ": the axle has no driving wheels");
+    if (driving == 0) problems.push_back({name, "axle", "the axle has no driving wheels"});
     for (size_t e = 0; e < d; ++e)
       if (settings.differentials[e].axle == differential.axle)
-        problems.push_back(name + ": axle already has differential " + std::to_string(e + 1));
+        problems.push_back({name, "axle", "axle already has differential " + std::to_string(e + 1)});
     checkFields(FieldScope::Differential, ConstFieldOwners{nullptr, nullptr, nullptr, &differential},
-                name + ": ", problems);
+                name, problems);
     if (differential.torqueShare >= 0) {
       anyShare = true;
       shareSum += differential.torqueShare;
@@ -47,10 +48,10 @@ void validateDifferentials(const VehicleSettings& settings, std::vector<std::str
     }
   }
   if (anyShare && anyDefaultShare)
-    problems.push_back("differentials: give every differential a torque share, or none");
+    problems.push_back({"differentials", "torqueShare", "give every differential a torque share, or none"});
   if (anyShare && std::fabs(shareSum - 1) > 1e-3f)
-    problems.push_back("differentials: their torqueShare values add up to " + std::to_string(shareSum) +
-                       ", not 1");
+    problems.push_back({"differentials", "torqueShare",
+                        "their torqueShare values add up to " + std::to_string(shareSum) + ", not 1"});
   if (!settings.differentials.empty()) {
     for (size_t i = 0; i < settings.wheels.size(); ++i) {
       const WheelSettings& wheel = settings.wheels[i];
@@ -59,24 +60,24 @@ void validateDifferentials(const VehicleSettings& settings, std::vector<std::str
       for (const DifferentialSettings& differential : settings.differentials)
         covered = covered || differential.axle == wheel.axle;
       if (!covered)
-        problems.push_back("wheel " + std::to_string(i + 1) + ": drives, but axle " +
-                           std::to_string(wheel.axle) + " has no differential");
+        problems.push_back({"wheel " + std::to_string(i + 1), "driving",
+                            "drives, but axle " + std::to_string(wheel.axle) + " has no differential"});
     }
   }
 }
 
 }  // namespace
 
-std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings) {
-  std::vector<std::string> problems;
+std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& settings) {
+  std::vector<SettingsProblem> problems;
   const ChassisAxes& axes = settings.axes;
   if (!isFinite(axes.up) || std::fabs(axes.up.length() - 1) > 1e-4f)
-    problems.push_back("axes: up must be a unit vector");
+    problems.push_back({"axes", "axes.up", "up must be a unit vector"});
   if (!isFinite(axes.forward) || std::fabs(axes.forward.length() - 1) > 1e-4f)
-    problems.push_back("axes: forward must be a unit vector");
+    problems.push_back({"axes", "axes.forward", "forward must be a unit vector"});
   if (std::fabs(axes.up.dot(axes.forward)) > 1e-4f)
-    problems.push_back("axes: up and forward must be perpendicular");
-  if (settings.wheels.empty()) problems.push_back("vehicle: needs at least one wheel");
+    problems.push_back({"axes", "axes.forward", "up and forward must be perpendicular"});
+  if (settings.wheels.empty()) problems.push_back({"vehicle", "wheels", "needs at least one wheel"});
   for (size_t i = 0; i < settings.wheels.size(); ++i)
     validateWheel(settings.wheels[i], "wheel " + std::to_string(i + 1), problems);
   // An axle is a row of wheels across the car: anti-roll couples them (and the loader snaps
@@ -89,21 +90,27 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
       if (a.axle != b.axle) continue;
       const btScalar apart = std::fabs((a.attachmentPoint - b.attachmentPoint).dot(axes.forward));
       if (apart > std::max(a.radius, b.radius)) {
-        problems.push_back("wheel " + std::to_string(i + 1) + ": shares axle " +
-                           std::to_string(a.axle) + " with wheel " + std::to_string(j + 1) +
-                           " but its attachmentPoint stands " + std::to_string(apart) +
-                           " m from it along the chassis forward axis (give each axle its own "
-                           "number)");
+        problems.push_back({"wheel " + std::to_string(i + 1), "axle",
+                            "shares axle " + std::to_string(a.axle) + " with wheel " + std::to_string(j + 1) +
+                                " but its attachmentPoint stands " + std::to_string(apart) +
+                                " m from it along the chassis forward axis (give each axle its own "
+                                "number)"});
         break;
       }
     }
   }
   // Every number against its row of the field table; then the rules between fields, per module.
   checkFields(FieldScope::Vehicle, ConstFieldOwners{&settings}, "", problems);
-  for (auto& text : validateEngine(settings.engine)) problems.push_back(text);
-  for (auto& text : validateGearbox(settings.gearbox, settings.engine.maxRpm)) problems.push_back(text);
+  for (auto& problem : validateEngine(settings.engine)) problems.push_back(problem);
+  for (auto& problem : validateGearbox(settings.gearbox, settings.engine.maxRpm)) problems.push_back(problem);
   validateDifferentials(settings, problems);
   return problems;
+}
+
+std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings) {
+  std::vector<std::string> texts;
+  for (const SettingsProblem& problem : checkVehicleSettings(settings)) texts.push_back(problem.text());
+  return texts;
 }
 
 }  // namespace raycar

@@ -52,6 +52,16 @@ struct ChassisParams {
   btScalar brakeAxleFriction = 0;       // brake_axle_friction: obsolete (seed 001), accepted
 };
 
+// Where a key was written, so that a rule broken between settings members (idle above max rpm,
+// min above max friction) is reported at the key that set the member.
+struct ScriptKeyPlace {
+  std::string section;  // "params", "wheel", ...
+  int record = -1;      // its record among the section's [[...]] records, from 0; -1 in a table
+  std::string key;      // as written; "" for the [[record]] line itself
+  int line = 0;
+  std::string member;   // the settings member it writes ("maxFriction", "engine.idleRpm"), or ""
+};
+
 struct VehicleScript {
   std::string path;           // the script file
   std::string objPath;        // [model] obj, resolved against the script's folder
@@ -62,6 +72,7 @@ struct VehicleScript {
   VehicleSettings settings;   // everything but the wheels, which the loader builds
   ChassisParams chassis;
   ChaseCameraSettings camera;
+  std::vector<ScriptKeyPlace> keyPlaces;  // every key read, in file order within its table
 };
 
 VehicleScript loadVehicleScript(const std::string& path);

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "raycar/Error.h"
+
 namespace raycar {
 
 // Pacejka's Magic Formula: y = D sin(C atan(B x - E (B x - atan(B x)))).
@@ -39,9 +41,11 @@ struct FrictionCurveSettings {
 FrictionCurveSettings defaultLongitudinalCurve();  // peak at s = 0.126, 0.82 when locked (s = -1)
 FrictionCurveSettings defaultLateralCurve();       // peak at 10.2 deg, 0.83 at 35 deg, 0.73 at 90 deg
 
-// Problems with a curve description, each prefixed with `name`; empty when it is usable.
-std::vector<std::string> validateCurve(const FrictionCurveSettings& settings,
-                                       const std::string& name);
+// Problems with a curve description, each about `object` (e.g. "wheel 1 tire longitudinal
+// curve") and the member `field` that holds the curve (e.g. "longitudinalCurve"; the problems
+// name its "points" or "magicFormula"); empty when it is usable.
+std::vector<SettingsProblem> validateCurve(const FrictionCurveSettings& settings,
+                                           const std::string& object, const std::string& field = "");
 
 // Whether two descriptions give the same curve (the fields their form uses are equal).
 bool describeSameCurve(const FrictionCurveSettings& a, const FrictionCurveSettings& b);

@@ -145,7 +145,7 @@ std::shared_ptr<const TireModel> makeTireModel(const TireSettings& settings);
 
 // Problems with the settings, each prefixed with `name`; empty when usable: every number against
 // its row of settingsFields(), then the curves' own rules.
-std::vector<std::string> validateTire(const TireSettings& settings, const std::string& name);
+std::vector<SettingsProblem> validateTire(const TireSettings& settings, const std::string& name);
 
 // Seed 004's slips, for telemetry and for the curves.
 btScalar slipRatio(btScalar forwardSpeed, btScalar surfaceSpeed, btScalar epsilon);  // s

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "raycar/Error.h"
+
 namespace raycar {
 
 enum class EngineModel { PowerSine, TorqueCurve };
@@ -50,6 +52,6 @@ btScalar engineBrakingTorque(const EngineSettings& engine, btScalar rpm);
 
 // The rules between the engine's fields (idle below max rpm, the torque curve's points); each
 // number's own range is in settingsFields() (SettingsFields.h).
-std::vector<std::string> validateEngine(const EngineSettings& engine);
+std::vector<SettingsProblem> validateEngine(const EngineSettings& engine);
 
 }  // namespace raycar

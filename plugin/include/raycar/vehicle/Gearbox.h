@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "raycar/Error.h"
+
 namespace raycar {
 
 // Indices into GearboxSettings::gears.
@@ -36,6 +38,6 @@ struct GearboxSettings {
 
 // The gear list's rules and those between fields (shift down below shift up); each number's own
 // range is in settingsFields() (SettingsFields.h).
-std::vector<std::string> validateGearbox(const GearboxSettings& gearbox, btScalar maxRpm);
+std::vector<SettingsProblem> validateGearbox(const GearboxSettings& gearbox, btScalar maxRpm);
 
 }  // namespace raycar

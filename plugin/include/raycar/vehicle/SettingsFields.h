@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "raycar/Error.h"
+
 namespace raycar {
 
 struct VehicleSettings;
@@ -80,8 +82,8 @@ struct ConstFieldOwners {
 };
 
 // Every row of `scope` whose value in `owners` is not finite or out of its range, each as
-// "<prefix><name> = <value> is out of range <range> (<unit>)".
-void checkFields(FieldScope scope, const ConstFieldOwners& owners, const std::string& prefix,
-                 std::vector<std::string>& problems);
+// object: "<name> = <value> is out of range <range> (<unit>)".
+void checkFields(FieldScope scope, const ConstFieldOwners& owners, const std::string& object,
+                 std::vector<SettingsProblem>& problems);
 
 }  // namespace raycar

@@ -71,7 +71,10 @@ struct VehicleSettings {
   WheelQuerySettings wheelQuery;
 };
 
-// Every problem with the settings, each naming the wheel or group it concerns; empty when valid.
+// Every problem with the settings, each naming the wheel or group it concerns and the member that
+// decides it; empty when valid.
+std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& settings);
+// Their texts ("wheel 2: maxFriction (max_friction) must be >= minFriction (min_friction)").
 std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings);
 
 }  // namespace raycar
