@@ -226,7 +226,7 @@ TEST_CASE("a wheel spinning up past the peak pushes with the curve's value: Fx =
   CHECK(samples >= 5);
 }
 
-TEST_CASE("dyn_friction_ratio scales sliding Coulomb friction, not a slip-curve tire's grip") {
+TEST_CASE("dyn_friction_ratio scales a sliding Coulomb tire's friction and leaves slip curves alone") {
   // Coulomb tire, locked wheels at mu 0.8 and ratio 0.7: the stop takes v^2 / (2 0.8 0.7 g).
   CarSpec coulomb;
   coulomb.tireModel = TireModelKind::LinearSideFriction;
@@ -252,6 +252,21 @@ TEST_CASE("dyn_friction_ratio scales sliding Coulomb friction, not a slip-curve 
   scene.car.vehicle->setDriveTorque(3, 120);
   scene.run(1);
   CHECK(scene.car.vehicle->wheelState(2).friction == within(1.0, 1e-4));
+  // Nor a locked slip-curve tire's: it already slides on the curve's tail, and the ratio must not
+  // count that fall twice. A handbrake stop from 20 m/s is the same, bit for bit, at any ratio.
+  auto handbrakeStop = [&](btScalar ratio) {
+    VehicleSettings settings = makeCarSettings(curves);
+    settings.friction.dynamicFrictionRatio = ratio;
+    FlatScene stop(curves, 0.8f, &settings);
+    stop.car.chassis->setLinearVelocity(stop.car.vehicle->worldForward() * 20);
+    stop.car.vehicle->setHandbrake(true);
+    const btVector3 start = stop.position();
+    for (int i = 0; i < 1200 && stop.speed() > 0.001f; ++i) stop.world.step(kStep);
+    return double((stop.position() - start).length());
+  };
+  const double full = handbrakeStop(1);
+  CHECK(full > 20);  // it slid: the handbrake locks the rear wheels, about 61 m at ratio 1
+  CHECK(handbrakeStop(0.7f) == full);
 }
 
 TEST_CASE("downforce 1/2 rho ClA v^2 adds to the wheel loads, split by its front share") {

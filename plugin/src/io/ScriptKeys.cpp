@@ -117,7 +117,7 @@ const std::vector<Key>& keys() {
       {"params", "slip_threshold", FieldScope::Vehicle, "friction.slipThreshold",
        "a contact sliding faster than this slips"},
       {"params", "dyn_friction_ratio", FieldScope::Vehicle, "friction.dynamicFrictionRatio",
-       "friction factor while slipping (Coulomb rows)"},
+       "friction factor while sliding, for tires without slip curves"},
       {"params", "max_braking_friction", FieldScope::Vehicle, "friction.maxBrakingFriction",
        "friction cap on handbraked wheels"},
       {"params", "max_steer", FieldScope::Vehicle, "steering.maxSteer",

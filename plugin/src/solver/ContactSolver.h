@@ -92,7 +92,7 @@ struct WheelContact {
   const TireModel* tire = nullptr;
   TireContact tireContact;         // normalLoad follows the solved suspension and bump stop
   btScalar coulombScale = 1;       // static and box rows' limits relative to the tire's
-                                   // (dyn_friction_ratio, the handbrake's 0.85 and cap)
+                                   // (the handbrake's 0.85 and cap)
   bool boxFriction = false;        // handbraked: seed 001's independent directions
   bool staticLongitudinal = false;  // below stickSpeed: the row sticks up to the limit
   bool staticLateral = false;

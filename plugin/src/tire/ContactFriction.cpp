@@ -23,7 +23,7 @@ ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRule
   friction.tire = loadedFriction(friction.surface, inputs.loadSensitivity, inputs.normalLoad,
                                  inputs.referenceLoad);
   friction.coulomb = friction.tire;
-  if (inputs.sliding) friction.coulomb *= rules.dynamicFrictionRatio;
+  if (inputs.sliding && !inputs.tireSlides) friction.coulomb *= rules.dynamicFrictionRatio;
   if (inputs.locked)
     friction.coulomb =
         std::min(friction.coulomb * rules.handbrakeFrictionScale, rules.maxBrakingFriction);

@@ -3,12 +3,14 @@
 // The friction coefficient a wheel's contact uses, decided here and nowhere else:
 //   surface  = clamp((tire + ground) / 2, min_friction, max_friction)     seed 001
 //   loaded   = surface x (1 - k_load (N / N_ref - 1)), >= 0                seed 004 (Tire.h)
-//   coulomb  = loaded, x dyn_friction_ratio while sliding,                 seed 001
+//   coulomb  = loaded, x dyn_friction_ratio while a Coulomb tire slides,   seed 001
 //              and for a handbraked wheel min(that x 0.85, max_braking_friction)
 // The tire's force laws use `loaded`; rows solved as Coulomb friction (static rows, the
-// handbrake's box) use `coulomb`. A tire model without sliding friction of its own (no slip
-// curves) uses `coulomb` for everything: dyn_friction_ratio is its only way from static to
-// sliding friction.
+// handbrake's box) use `coulomb`. dyn_friction_ratio has one meaning: how a tire model without
+// sliding friction of its own (a Coulomb tire, such as seed 000's linear tire) goes from static
+// to sliding friction; such a tire uses `coulomb` for everything. Slip curves carry their own
+// fall from peak to sliding friction, so the ratio leaves them alone: applied on top, it would
+// count the fall twice (a locked slip-curve tire already sits on the curve's sliding tail).
 
 #include <LinearMath/btScalar.h>
 
@@ -17,7 +19,7 @@ namespace raycar {
 // CryEngine's friction modifiers (seed 001), applied after (tire + ground) / 2 is clamped.
 struct FrictionRules {
   btScalar slipThreshold = 0.05;        // m/s: a contact sliding faster than this is slipping
-  btScalar dynamicFrictionRatio = 1.0;  // friction factor while slipping (dyn_friction_ratio)
+  btScalar dynamicFrictionRatio = 1.0;  // Coulomb tires' friction factor while slipping (dyn_friction_ratio)
   btScalar handbrakeFrictionScale = 0.85;  // handbraked wheels: friction x this, per direction
   btScalar maxBrakingFriction = 100;    // cap on a handbraked wheel's friction
 };

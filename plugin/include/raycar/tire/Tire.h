@@ -87,7 +87,8 @@ class TireModel {
   virtual FrictionLaw lateral(const TireContact& contact, btScalar lateralSlip,
                               btScalar longitudinalSlip) const = 0;
   // Whether the force laws already fall from static to sliding friction (slip curves do); if
-  // not, the contact's friction is multiplied by dyn_friction_ratio while it slides.
+  // not, the contact's friction is multiplied by dyn_friction_ratio while it slides (and only
+  // then: ContactFriction.h).
   virtual bool hasOwnSlidingFriction() const { return false; }
   // Slip stiffness at zero slip (N per unit slip ratio, or per rad of slip angle): what the
   // static friction spring is made of. The default, 20 x the peak force, is a street tire's.
