@@ -1,22 +1,35 @@
 #pragma once
-// Everything a game needs to drive raycar vehicles, the loader (OBJ models and vehicle scripts)
-// included.
+// Everything a game uses to drive raycar vehicles, the loader (OBJ models and vehicle scripts)
+// included, layer by layer as the folders are.
 
-#include "raycar/vehicle/Aero.h"
-#include "raycar/extras/ChaseCamera.h"
-#include "raycar/vehicle/DriverInput.h"
 #include "raycar/Error.h"
+// tire/: how much force a tire gives
+#include "raycar/tire/ContactFriction.h"
 #include "raycar/tire/FrictionCurve.h"
-#include "raycar/io/ObjModel.h"
+#include "raycar/tire/Tire.h"
+// vehicle/: the vehicle, its settings and the laws of its parts
+#include "raycar/vehicle/Aero.h"
+#include "raycar/vehicle/Brakes.h"
+#include "raycar/vehicle/Differential.h"
+#include "raycar/vehicle/DriverInput.h"
+#include "raycar/vehicle/Engine.h"
+#include "raycar/vehicle/Gearbox.h"
 #include "raycar/vehicle/Powertrain.h"
 #include "raycar/vehicle/RaycastVehicle.h"
 #include "raycar/vehicle/SettingsFields.h"
-#include "raycar/extras/SingleTrack.h"
 #include "raycar/vehicle/StaticLoads.h"
+#include "raycar/vehicle/Steering.h"
 #include "raycar/vehicle/Suspension.h"
-#include "raycar/tire/Tire.h"
-#include "raycar/parallel/VehicleGroup.h"
-#include "raycar/io/VehicleLoader.h"
-#include "raycar/io/VehicleScript.h"
 #include "raycar/vehicle/VehicleSettings.h"
 #include "raycar/vehicle/Wheel.h"
+// parallel/: many vehicles on several threads
+#include "raycar/parallel/VehicleGroup.h"
+// io/: OBJ models, vehicle scripts, the loader
+#include "raycar/io/MassProperties.h"
+#include "raycar/io/ObjModel.h"
+#include "raycar/io/VehicleLoader.h"
+#include "raycar/io/VehicleScript.h"
+// extras/: the chase camera, the kinematic bicycle, the single-track model
+#include "raycar/extras/ChaseCamera.h"
+#include "raycar/extras/KinematicBicycle.h"
+#include "raycar/extras/SingleTrack.h"
