@@ -61,13 +61,15 @@ std::unique_ptr<GroundQuery> makeGroundQuery(const WheelQuerySettings& settings)
 }
 
 CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings)
-    : margin_(settings.margin),
+    : GroundQuery(sizeof(CachedRayQuery)),
+      margin_(settings.margin),
       capacity_(settings.maxCachedTriangles),
       leaves_(size_t(kMeshes) * size_t(settings.maxCachedTriangles)),
       triangles_(leaves_.size()) {
   const size_t capacity = size_t(capacity_);
   for (size_t i = 0; i < size_t(kMeshes); ++i)
     caches_[i].attach(&leaves_[i * capacity], &triangles_[i * capacity], capacity_);
+  updatePrefetchBlocks();
 }
 
 MeshRayCache* CachedRayQuery::cacheFor(const NearbyGround& nearby, const btCollisionObject& object) {
@@ -87,6 +89,14 @@ MeshRayCache* CachedRayQuery::cacheFor(const NearbyGround& nearby, const btColli
 bool CachedRayQuery::castNearby(const NearbyGround& nearby, const btVector3& from,
                                 const btVector3& to, const btVector3& displacement,
                                 bool offMainThread, WheelRayHit& hit) {
+  const bool answered = castAmongNearby(nearby, from, to, displacement, offMainThread, hit);
+  updatePrefetchBlocks();
+  return answered;
+}
+
+bool CachedRayQuery::castAmongNearby(const NearbyGround& nearby, const btVector3& from,
+                                     const btVector3& to, const btVector3& displacement,
+                                     bool offMainThread, WheelRayHit& hit) {
   const BroadphaseRay ray(from, to);
   btTransform fromTransform = btTransform::getIdentity(), toTransform = btTransform::getIdentity();
   fromTransform.setOrigin(from);
@@ -131,21 +141,19 @@ bool CachedRayQuery::castNearby(const NearbyGround& nearby, const btVector3& fro
   return true;
 }
 
-void CachedRayQuery::prefetchArrays() const { prefetchObject(*this); }
-
-void CachedRayQuery::prefetchCaches() const {
+void CachedRayQuery::updatePrefetchBlocks() {
+  static_assert(2 * kMeshes <= kPrefetchBlocks, "a block for each cache's leaves and triangles");
   const size_t capacity = size_t(capacity_);
   for (size_t i = 0; i < size_t(kMeshes); ++i) {
-    if (!caches_[i].empty()) {
-      prefetchBytes(&leaves_[i * capacity], size_t(caches_[i].triangleCount()) * sizeof(CachedLeaf));
-      prefetchBytes(&triangles_[i * capacity],
-                    size_t(caches_[i].triangleCount()) * sizeof(CachedTriangle));
-    }
+    const size_t count = caches_[i].empty() ? 0 : size_t(caches_[i].triangleCount());
+    prefetchBlocks_[2 * i] = {&leaves_[i * capacity], count * sizeof(CachedLeaf)};
+    prefetchBlocks_[2 * i + 1] = {&triangles_[i * capacity], count * sizeof(CachedTriangle)};
   }
 }
 
 void CachedRayQuery::clear() {
   for (MeshRayCache& cache : caches_) cache.clear();
+  updatePrefetchBlocks();
 }
 
 int CachedRayQuery::cachedTriangleCount() const {

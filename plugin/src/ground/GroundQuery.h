@@ -28,6 +28,7 @@
 #include "ground/MeshRayCache.h"
 #include "ground/NearbyObjects.h"
 #include "ground/WheelRaycast.h"
+#include "Prefetch.h"
 #include "raycar/vehicle/VehicleSettings.h"
 
 namespace raycar {
@@ -65,18 +66,35 @@ class GroundQuery {
   // shares one stack).
   virtual WheelRayHit castInWorld(btCollisionWorld& world, const btVector3& from,
                                   const btVector3& to, const btCollisionObject* chassis) const;
-  // Asks the memory system for the query's own arrays, then (once those have arrived) for what
-  // they point to (Prefetch.h).
-  virtual void prefetchArrays() const {}
-  virtual void prefetchCaches() const {}
+  // Asks the memory system for the query object itself, then (once it has arrived) for the
+  // cached data its next cast reads (Prefetch.h). Not virtual: a thousand cars ask for them in
+  // every step, and an indirect call per wheel and stage cost more than the prefetching saved.
+  void prefetchObject() const { prefetchBytes(this, objectBytes_); }
+  void prefetchCaches() const {
+    for (const PrefetchBlock& block : prefetchBlocks_) prefetchBytes(block.begin, block.bytes);
+  }
   // Forgets cached ground (after a mesh's vertices were changed in place).
   virtual void clear() {}
   virtual int cachedTriangleCount() const { return 0; }
+
+ protected:
+  explicit GroundQuery(size_t objectBytes) : objectBytes_(objectBytes) {}
+  // The memory the next cast reads besides the object itself (kept current by the query).
+  struct PrefetchBlock {
+    const void* begin = nullptr;
+    size_t bytes = 0;
+  };
+  static constexpr int kPrefetchBlocks = 4;
+  PrefetchBlock prefetchBlocks_[kPrefetchBlocks];
+
+ private:
+  size_t objectBytes_;  // sizeof the implementation
 };
 
 // btCollisionWorld::rayTest every step.
 class WorldRayQuery final : public GroundQuery {
  public:
+  WorldRayQuery() : GroundQuery(sizeof(WorldRayQuery)) {}
   bool usesNearbyGround() const override { return false; }
   bool castNearby(const NearbyGround&, const btVector3&, const btVector3&, const btVector3&, bool,
                   WheelRayHit&) override {
@@ -91,8 +109,6 @@ class CachedRayQuery final : public GroundQuery {
   bool usesNearbyGround() const override { return true; }
   bool castNearby(const NearbyGround& nearby, const btVector3& from, const btVector3& to,
                   const btVector3& displacement, bool offMainThread, WheelRayHit& hit) override;
-  void prefetchArrays() const override;
-  void prefetchCaches() const override;
   void clear() override;
   int cachedTriangleCount() const override;
 
@@ -101,6 +117,9 @@ class CachedRayQuery final : public GroundQuery {
   // tested through Bullet without a cache.
   static constexpr int kMeshes = 2;
   MeshRayCache* cacheFor(const NearbyGround& nearby, const btCollisionObject& object);
+  bool castAmongNearby(const NearbyGround& nearby, const btVector3& from, const btVector3& to,
+                       const btVector3& displacement, bool offMainThread, WheelRayHit& hit);
+  void updatePrefetchBlocks();  // after the caches changed
 
   btScalar margin_;  // m (WheelQuerySettings::margin)
   int capacity_;     // triangles per mesh (WheelQuerySettings::maxCachedTriangles)

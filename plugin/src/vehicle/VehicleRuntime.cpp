@@ -57,6 +57,7 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
     wheel.state.suspensionLength = wheel.settings.suspensionMaxLength;
     wheel.tire = makeTireModel(wheel.settings.tire);
     wheel.ground = makeGroundQuery(settings.wheelQuery);
+    wheel.nearbyGround = wheel.ground->usesNearbyGround();
     wheel.referenceLoad =
         wheel.settings.tire.referenceLoad > 0 ? wheel.settings.tire.referenceLoad : staticLoads[i];
     wheel.sweepLength = wheel.settings.suspensionMaxLength + wheel.settings.radius;
@@ -75,7 +76,7 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody, VehicleSettings vehicle
       suspension(settings, wheels),
       aero(settings.aero, settings.axes, wheels) {
   const bool anyNearby = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
-    return wheel.ground->usesNearbyGround();
+    return wheel.nearbyGround;
   });
   if (anyNearby) nearby = std::make_unique<NearbyGround>();
   solver.reserve(wheels.size());
@@ -116,7 +117,7 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
   const btVector3 centerOfMass = chassis->getCenterOfMassPosition();
   const btScalar lookahead = settings.wheelQuery.lookahead;
   for (Wheel& wheel : wheels) {
-    if (!wheel.ground->usesNearbyGround()) continue;
+    if (!wheel.nearbyGround) continue;
     const btVector3 displacement =
         chassis->getVelocityInLocalPoint(wheel.sweepFrom - centerOfMass) * lookahead;
     wheel.groundPending = !wheel.ground->castNearby(*nearby, wheel.sweepFrom, wheel.sweepTo,
@@ -229,7 +230,7 @@ void VehicleRuntime::prefetchArrays() const {
 void VehicleRuntime::prefetchInternals() const {
   solver.prefetch();
   if (nearby) nearby->prefetch();
-  for (const Wheel& wheel : wheels) wheel.ground->prefetchArrays();
+  for (const Wheel& wheel : wheels) wheel.ground->prefetchObject();
 }
 
 void VehicleRuntime::prefetchCaches() const {

@@ -19,6 +19,7 @@ struct Wheel {
   WheelState state;        // what RaycastVehicle::wheelState shows
   std::shared_ptr<const TireModel> tire;
   std::unique_ptr<GroundQuery> ground;
+  bool nearbyGround = false;  // ground->usesNearbyGround(), asked once
   // The solver's view of the contact: filled by the stages before the solve, its impulses and
   // post-solve slip speeds read after it. Warm-start impulses and stick anchors carry over.
   WheelContact contact;
