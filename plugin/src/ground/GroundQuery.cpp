@@ -55,7 +55,8 @@ WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const btVector3& f
   return castWheelRay(world, from, to, chassis);
 }
 
-std::unique_ptr<GroundQuery> makeGroundQuery(const WheelQuerySettings& settings) {
+std::unique_ptr<GroundQuery> makeGroundQuery(const WheelSettings& /*wheel*/,
+                                             const WheelQuerySettings& settings) {
   if (settings.cache) return std::make_unique<CachedRayQuery>(settings);
   return std::make_unique<WorldRayQuery>();
 }

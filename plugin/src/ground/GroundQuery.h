@@ -128,7 +128,10 @@ class CachedRayQuery final : public GroundQuery {
   std::vector<CachedTriangle> triangles_;
 };
 
-// The query a wheel uses with these settings.
-std::unique_ptr<GroundQuery> makeGroundQuery(const WheelQuerySettings& settings);
+// The query `wheel` uses: each wheel gets its own, so that wheels of one vehicle may differ (a
+// shape cast on the front, a ray on the rear); today every wheel casts a ray, cached or not as
+// the vehicle's WheelQuerySettings say.
+std::unique_ptr<GroundQuery> makeGroundQuery(const WheelSettings& wheel,
+                                             const WheelQuerySettings& settings);
 
 }  // namespace raycar

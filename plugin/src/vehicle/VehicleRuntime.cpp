@@ -56,7 +56,7 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
     wheel.state.staticLoad = staticLoads[i];
     wheel.state.suspensionLength = wheel.settings.suspensionMaxLength;
     wheel.tire = makeTireModel(wheel.settings.tire);
-    wheel.ground = makeGroundQuery(settings.wheelQuery);
+    wheel.ground = makeGroundQuery(wheel.settings, settings.wheelQuery);
     wheel.nearbyGround = wheel.ground->usesNearbyGround();
     wheel.referenceLoad =
         wheel.settings.tire.referenceLoad > 0 ? wheel.settings.tire.referenceLoad : staticLoads[i];
