@@ -55,15 +55,18 @@ WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const btVector3& f
   return castWheelRay(world, from, to, chassis);
 }
 
-std::unique_ptr<GroundQuery> makeGroundQuery(const WheelSettings& /*wheel*/,
-                                             const WheelQuerySettings& settings) {
-  if (settings.cache) return std::make_unique<CachedRayQuery>(settings);
-  return std::make_unique<WorldRayQuery>();
+namespace {
+std::variant<WorldRayQuery, CachedRayQuery> queryFor(const WheelQuerySettings& settings) {
+  if (settings.cache) return CachedRayQuery(settings);
+  return WorldRayQuery();
 }
+}  // namespace
+
+GroundQuerySlot::GroundQuerySlot(const WheelSettings& /*wheel*/, const WheelQuerySettings& settings)
+    : query_(queryFor(settings)) {}
 
 CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings)
-    : GroundQuery(sizeof(CachedRayQuery)),
-      margin_(settings.margin),
+    : margin_(settings.margin),
       capacity_(settings.maxCachedTriangles),
       leaves_(size_t(kMeshes) * size_t(settings.maxCachedTriangles)),
       triangles_(leaves_.size()) {

@@ -1,8 +1,10 @@
 #pragma once
 // A wheel's ground query (DESIGN.md step 2): each step, the closest ground along the wheel's
 // sweep from its suspension top down over len_max + radius. Each wheel holds its own query,
-// chosen from its settings; the vehicle gathers the objects near it once per step for all of
-// them (NearbyGround). Implementations:
+// chosen from its settings, inside its Wheel object (GroundQuerySlot: the implementations are
+// few and known, and a query reached through a pointer of its own cost a thousand-car fleet a
+// memory round trip per wheel and step); the vehicle gathers the objects near it once per step
+// for all of them (NearbyGround). Implementations:
 // - WorldRayQuery: btCollisionWorld::rayTest every step (WheelQuerySettings::cache off);
 // - CachedRayQuery: the same hit, bitwise, from the wheel's cached mesh triangles and the nearby
 //   objects' own ray tests (see below), on any thread.
@@ -22,7 +24,7 @@
 //      counts when strictly closer), so this is rayTest's answer, unless two objects hit at the
 //      very same fraction: then the broadphase order decides, and the wheel asks rayTest itself.
 
-#include <memory>
+#include <variant>
 #include <vector>
 
 #include "ground/MeshRayCache.h"
@@ -66,10 +68,9 @@ class GroundQuery {
   // shares one stack).
   virtual WheelRayHit castInWorld(btCollisionWorld& world, const btVector3& from,
                                   const btVector3& to, const btCollisionObject* chassis) const;
-  // Asks the memory system for the query object itself, then (once it has arrived) for the
-  // cached data its next cast reads (Prefetch.h). Not virtual: a thousand cars ask for them in
-  // every step, and an indirect call per wheel and stage cost more than the prefetching saved.
-  void prefetchObject() const { prefetchBytes(this, objectBytes_); }
+  // Asks the memory system for the cached data the next cast reads (Prefetch.h). Not virtual: a
+  // thousand cars ask for it in every step, and an indirect call per wheel cost more than the
+  // prefetching saved.
   void prefetchCaches() const {
     for (const PrefetchBlock& block : prefetchBlocks_) prefetchBytes(block.begin, block.bytes);
   }
@@ -78,7 +79,7 @@ class GroundQuery {
   virtual int cachedTriangleCount() const { return 0; }
 
  protected:
-  explicit GroundQuery(size_t objectBytes) : objectBytes_(objectBytes) {}
+  GroundQuery() = default;
   // The memory the next cast reads besides the object itself (kept current by the query).
   struct PrefetchBlock {
     const void* begin = nullptr;
@@ -86,15 +87,11 @@ class GroundQuery {
   };
   static constexpr int kPrefetchBlocks = 4;
   PrefetchBlock prefetchBlocks_[kPrefetchBlocks];
-
- private:
-  size_t objectBytes_;  // sizeof the implementation
 };
 
 // btCollisionWorld::rayTest every step.
 class WorldRayQuery final : public GroundQuery {
  public:
-  WorldRayQuery() : GroundQuery(sizeof(WorldRayQuery)) {}
   bool usesNearbyGround() const override { return false; }
   bool castNearby(const NearbyGround&, const btVector3&, const btVector3&, const btVector3&, bool,
                   WheelRayHit&) override {
@@ -106,6 +103,11 @@ class WorldRayQuery final : public GroundQuery {
 class CachedRayQuery final : public GroundQuery {
  public:
   explicit CachedRayQuery(const WheelQuerySettings& settings);
+  // Moving keeps the caches' storage (the vectors' buffers); a copy would share it.
+  CachedRayQuery(CachedRayQuery&&) = default;
+  CachedRayQuery& operator=(CachedRayQuery&&) = default;
+  CachedRayQuery(const CachedRayQuery&) = delete;
+  CachedRayQuery& operator=(const CachedRayQuery&) = delete;
   bool usesNearbyGround() const override { return true; }
   bool castNearby(const NearbyGround& nearby, const btVector3& from, const btVector3& to,
                   const btVector3& displacement, bool offMainThread, WheelRayHit& hit) override;
@@ -128,10 +130,22 @@ class CachedRayQuery final : public GroundQuery {
   std::vector<CachedTriangle> triangles_;
 };
 
-// The query `wheel` uses: each wheel gets its own, so that wheels of one vehicle may differ (a
-// shape cast on the front, a ray on the rear); today every wheel casts a ray, cached or not as
-// the vehicle's WheelQuerySettings say.
-std::unique_ptr<GroundQuery> makeGroundQuery(const WheelSettings& wheel,
-                                             const WheelQuerySettings& settings);
+// A wheel's query, held in the wheel itself; ground() is its interface.
+class GroundQuerySlot {
+ public:
+  // The query `wheel` uses: each wheel gets its own, so that wheels of one vehicle may differ (a
+  // shape cast on the front, a ray on the rear); today every wheel casts a ray, cached or not
+  // as the vehicle's WheelQuerySettings say.
+  GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySettings& settings);
+  GroundQuery& ground() {
+    return std::visit([](auto& query) -> GroundQuery& { return query; }, query_);
+  }
+  const GroundQuery& ground() const {
+    return std::visit([](const auto& query) -> const GroundQuery& { return query; }, query_);
+  }
+
+ private:
+  std::variant<WorldRayQuery, CachedRayQuery> query_;
+};
 
 }  // namespace raycar

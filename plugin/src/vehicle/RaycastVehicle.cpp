@@ -123,12 +123,12 @@ btVector3 RaycastVehicle::linearVelocity() const {
 btScalar RaycastVehicle::forwardSpeed() const { return runtime_->forwardSpeed(); }
 
 void RaycastVehicle::clearWheelQueryCache() {
-  for (Wheel& wheel : runtime_->wheels) wheel.ground->clear();
+  for (Wheel& wheel : runtime_->wheels) wheel.ground().clear();
 }
 
 int RaycastVehicle::cachedTriangleCount() const {
   int count = 0;
-  for (const Wheel& wheel : runtime_->wheels) count += wheel.ground->cachedTriangleCount();
+  for (const Wheel& wheel : runtime_->wheels) count += wheel.ground().cachedTriangleCount();
   return count;
 }
 

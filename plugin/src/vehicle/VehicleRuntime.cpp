@@ -46,18 +46,16 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
   const std::vector<btScalar> staticLoads =
       needsStaticLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
 
-  std::vector<Wheel> wheels(count);
+  std::vector<Wheel> wheels;
+  wheels.reserve(count);
   for (size_t i = 0; i < count; ++i) {
-    Wheel& wheel = wheels[i];
-    wheel.settings = settings.wheels[i];
+    Wheel& wheel = wheels.emplace_back(settings.wheels[i], settings.wheelQuery);
     const SuspensionRates rates = resolveSuspensionRates(wheel.settings, staticLoads[i], gravity);
     wheel.settings.stiffness = rates.stiffness;
     wheel.settings.damping = rates.damping;
     wheel.state.staticLoad = staticLoads[i];
     wheel.state.suspensionLength = wheel.settings.suspensionMaxLength;
     wheel.tire = makeTireModel(wheel.settings.tire);
-    wheel.ground = makeGroundQuery(wheel.settings, settings.wheelQuery);
-    wheel.nearbyGround = wheel.ground->usesNearbyGround();
     wheel.referenceLoad =
         wheel.settings.tire.referenceLoad > 0 ? wheel.settings.tire.referenceLoad : staticLoads[i];
     wheel.sweepLength = wheel.settings.suspensionMaxLength + wheel.settings.radius;
@@ -78,7 +76,7 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody, VehicleSettings vehicle
   const bool anyNearby = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
     return wheel.nearbyGround;
   });
-  if (anyNearby) nearby = std::make_unique<NearbyGround>();
+  if (anyNearby) nearby.emplace();
   solver.reserve(wheels.size());
 }
 
@@ -120,7 +118,7 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
     if (!wheel.nearbyGround) continue;
     const btVector3 displacement =
         chassis->getVelocityInLocalPoint(wheel.sweepFrom - centerOfMass) * lookahead;
-    wheel.groundPending = !wheel.ground->castNearby(*nearby, wheel.sweepFrom, wheel.sweepTo,
+    wheel.groundPending = !wheel.ground().castNearby(*nearby, wheel.sweepFrom, wheel.sweepTo,
                                                     displacement, offMainThread, wheel.groundHit);
   }
 }
@@ -134,7 +132,7 @@ bool VehicleRuntime::groundPending() const {
 void VehicleRuntime::queryWorldGround(btCollisionWorld& world) {
   for (Wheel& wheel : wheels) {
     if (!wheel.groundPending) continue;
-    wheel.groundHit = wheel.ground->castInWorld(world, wheel.sweepFrom, wheel.sweepTo, chassis);
+    wheel.groundHit = wheel.ground().castInWorld(world, wheel.sweepFrom, wheel.sweepTo, chassis);
     wheel.groundPending = false;
   }
 }
@@ -223,18 +221,16 @@ void VehicleRuntime::prefetchAll() const {
 
 void VehicleRuntime::prefetchArrays() const {
   prefetchObject(*chassis);
-  prefetchArray(wheels);
-  if (nearby) prefetchObject(*nearby);
+  prefetchArray(wheels);  // with each wheel's ground query inside
 }
 
 void VehicleRuntime::prefetchInternals() const {
   solver.prefetch();
   if (nearby) nearby->prefetch();
-  for (const Wheel& wheel : wheels) wheel.ground->prefetchObject();
 }
 
 void VehicleRuntime::prefetchCaches() const {
-  for (const Wheel& wheel : wheels) wheel.ground->prefetchCaches();
+  for (const Wheel& wheel : wheels) wheel.ground().prefetchCaches();
 }
 
 }  // namespace raycar

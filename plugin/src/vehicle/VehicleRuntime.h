@@ -8,6 +8,7 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ground/GroundQuery.h"
@@ -49,8 +50,8 @@ class VehicleRuntime {
 
   // Asking the memory system for what a step reads (Prefetch.h). A lone vehicle asks for it all
   // as its step begins; VehicleGroup asks in stages a few vehicles ahead, each stage reading only
-  // what the stage before asked for: this object and its wheels (arrays), the solver's and the
-  // ground queries' objects (internals), the cached ground triangles (caches).
+  // what the stage before asked for: the chassis and the wheels (arrays), the solver's arrays
+  // and the nearby objects (internals), the wheels' cached ground triangles (caches).
   void prefetchAll() const;
   void prefetchArrays() const;
   void prefetchInternals() const;
@@ -72,7 +73,7 @@ class VehicleRuntime {
   Drivetrain drivetrain;
   Suspension suspension;
   Aero aero;
-  std::unique_ptr<NearbyGround> nearby;  // null when no wheel's query uses it
+  std::optional<NearbyGround> nearby;  // empty when no wheel's query uses it
   ContactSolver solver;
   // The driver
   DriverInput input;

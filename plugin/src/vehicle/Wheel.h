@@ -18,8 +18,14 @@ struct Wheel {
   WheelSettings settings;  // stiffness and damping resolved (Suspension.h's automatic rules)
   WheelState state;        // what RaycastVehicle::wheelState shows
   std::shared_ptr<const TireModel> tire;
-  std::unique_ptr<GroundQuery> ground;
-  bool nearbyGround = false;  // ground->usesNearbyGround(), asked once
+  GroundQuerySlot groundQuery;  // ground(): the query
+  bool nearbyGround = false;    // ground().usesNearbyGround(), asked once
+  GroundQuery& ground() { return groundQuery.ground(); }
+  const GroundQuery& ground() const { return groundQuery.ground(); }
+
+  Wheel(const WheelSettings& wheelSettings, const WheelQuerySettings& querySettings)
+      : settings(wheelSettings), groundQuery(wheelSettings, querySettings),
+        nearbyGround(ground().usesNearbyGround()) {}
   // The solver's view of the contact: filled by the stages before the solve, its impulses and
   // post-solve slip speeds read after it. Warm-start impulses and stick anchors carry over.
   WheelContact contact;
