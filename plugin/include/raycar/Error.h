@@ -27,13 +27,21 @@ class Error : public std::runtime_error {
   std::string message_;
 };
 
+// Which settings object a number or a problem belongs to: the vehicle's own, each wheel's, each
+// wheel's tire, each differential's.
+enum class FieldScope { Vehicle, Wheel, Tire, Differential };
+
 // One problem with a vehicle's settings, as the checks find it (validateVehicleSettings lists
-// their texts; the loader places each at the script key that set `field`).
+// their texts; the loader places each at the script key that set `field` in the object that
+// `scope` and `index` name).
 struct SettingsProblem {
   std::string object;   // what it concerns: "wheel 2", "wheel 2 tire", "engine", "differential 1 (axle 0)"
   std::string field;    // the member that decides it, in its scope's struct ("maxFriction",
                         // "engine.idleRpm", "longitudinalCurve.points"); "" when none does
   std::string message;  // why
+  FieldScope scope = FieldScope::Vehicle;
+  int index = -1;       // the wheel (Wheel, Tire) or differential it concerns, from 0; -1: the
+                        // vehicle's own, or every differential
   std::string text() const { return object.empty() ? message : object + ": " + message; }
 };
 

@@ -36,6 +36,11 @@ bool rayTestIsThreadSafe(const btCollisionShape& shape, int depth = 0) {
   }
 }
 
+std::variant<WorldRayQuery, CachedRayQuery> queryFor(const WheelQuerySettings& settings) {
+  if (settings.cache) return CachedRayQuery(settings);
+  return WorldRayQuery();
+}
+
 }  // namespace
 
 NearbyGround::NearbyGround() : nearby_(kNearbyCapacity) {}
@@ -54,13 +59,6 @@ WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const btVector3& f
                                      const btVector3& to, const btCollisionObject* chassis) const {
   return castWheelRay(world, from, to, chassis);
 }
-
-namespace {
-std::variant<WorldRayQuery, CachedRayQuery> queryFor(const WheelQuerySettings& settings) {
-  if (settings.cache) return CachedRayQuery(settings);
-  return WorldRayQuery();
-}
-}  // namespace
 
 GroundQuerySlot::GroundQuerySlot(const WheelSettings& /*wheel*/, const WheelQuerySettings& settings)
     : query_(queryFor(settings)) {}

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <map>
 
@@ -280,19 +279,25 @@ class Builder {
   ErrorLocation placeOf(const SettingsProblem& problem) const {
     std::string section;  // "": any table section
     int record = -1;      // -2: any record of `section`
-    int index = 0;
-    if (std::sscanf(problem.object.c_str(), "wheel %d", &index) == 1 && index >= 1 &&
-        size_t(index) <= vehicle_.settings.wheels.size()) {
-      const bool tire = problem.object.find(" tire") != std::string::npos;
-      section = tire ? "tire" : "wheel";
-      record = tire ? tireRecordFor(vehicle_.settings.wheels[size_t(index) - 1].axle) : index - 1;
-      if (record < 0) return {script_.path, 0, problem.object};  // the default tire
-    } else if (std::sscanf(problem.object.c_str(), "differential %d", &index) == 1) {
-      section = "differential";
-      record = index - 1;
-    } else if (problem.object == "differentials") {
-      section = "differential";
-      record = -2;
+    const bool ofWheel = problem.index >= 0 && size_t(problem.index) < vehicle_.settings.wheels.size();
+    if ((problem.scope == FieldScope::Wheel || problem.scope == FieldScope::Tire) && !ofWheel)
+      return {script_.path, 0, problem.object};
+    switch (problem.scope) {
+      case FieldScope::Vehicle:
+        break;
+      case FieldScope::Wheel:
+        section = "wheel";
+        record = problem.index;
+        break;
+      case FieldScope::Tire:
+        section = "tire";
+        record = tireRecordFor(vehicle_.settings.wheels[size_t(problem.index)].axle);
+        if (record < 0) return {script_.path, 0, problem.object};  // the default tire
+        break;
+      case FieldScope::Differential:
+        section = "differential";
+        record = problem.index >= 0 ? problem.index : -2;
+        break;
     }
     auto writes = [&](const ScriptKeyPlace& place) {
       if (place.key.empty() || problem.field.empty() || place.member.empty()) return false;

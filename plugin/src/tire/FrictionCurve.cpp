@@ -25,7 +25,7 @@ std::vector<SettingsProblem> validateCurve(const FrictionCurveSettings& settings
   std::vector<SettingsProblem> problems;
   const bool formula = settings.form == FrictionCurveSettings::Form::MagicFormula;
   const std::string member = field.empty() ? "" : field + (formula ? ".magicFormula" : ".points");
-  auto problem = [&](const std::string& text) { problems.push_back({object, member, text}); };
+  auto problem = [&](const std::string& text) { problems.push_back({object, member, text, FieldScope::Tire}); };
   if (formula) {
     const MagicFormula& mf = settings.magicFormula;
     if (!(mf.stiffnessB > 0) || !std::isfinite(mf.stiffnessB)) problem("B must be > 0");

@@ -20,10 +20,9 @@ btScalar rollingResistanceTorque(const AeroSettings& aero, btScalar normalLoad, 
 // ---------------------------------------------------------------------------------------------
 // The runtime object
 
-Aero::Aero(const AeroSettings& settings, const ChassisAxes& axes, const std::vector<Wheel>& wheels)
-    : settings_(&settings) {
+Aero::Aero(const AeroSettings& settings, const std::vector<Wheel>& wheels) : settings_(&settings) {
   for (size_t i = 0; i < wheels.size(); ++i) {
-    const btScalar forward = wheels[i].settings.attachmentPoint.dot(axes.forward);
+    const btScalar forward = wheels[i].forwardPosition;
     frontAxleForward_ = i == 0 ? forward : std::max(frontAxleForward_, forward);
     rearAxleForward_ = i == 0 ? forward : std::min(rearAxleForward_, forward);
   }

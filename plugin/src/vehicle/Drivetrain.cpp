@@ -16,7 +16,7 @@ Drivetrain::Drivetrain(const VehicleSettings& settings, std::vector<Wheel>& whee
     : settings_(&settings), powertrain_(settings.engine, settings.gearbox) {
   for (size_t i = 0; i < wheels.size(); ++i) {
     Wheel& wheel = wheels[i];
-    wheel.front = wheel.settings.attachmentPoint.dot(settings.axes.forward) > 0;
+    wheel.front = wheel.forwardPosition > 0;
     frontWheelCount_ += wheel.front;
     if (wheel.settings.driving) drivingWheels_.push_back(int(i));
   }

@@ -116,9 +116,7 @@ btVector3 RaycastVehicle::worldRight() const {
   return chassis().getWorldTransform().getBasis() * runtime_->settings.axes.right();
 }
 
-btVector3 RaycastVehicle::linearVelocity() const {
-  return chassis().getLinearVelocity() + runtime_->pendingVelocityChange;
-}
+btVector3 RaycastVehicle::linearVelocity() const { return runtime_->linearVelocity(); }
 
 btScalar RaycastVehicle::forwardSpeed() const { return runtime_->forwardSpeed(); }
 

@@ -192,7 +192,7 @@ void checkFields(FieldScope scope, const ConstFieldOwners& owners, const std::st
   for (const SettingsField& field : kFields) {
     if (field.scope != scope) continue;
     const std::string problem = fieldValueProblem(field, field.bind(readable).get());
-    if (!problem.empty()) problems.push_back({object, field.name, field.name + (" " + problem)});
+    if (!problem.empty()) problems.push_back({object, field.name, field.name + (" " + problem), scope});
   }
 }
 

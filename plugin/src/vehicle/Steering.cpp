@@ -65,13 +65,12 @@ btScalar capPedal(const SteeringSettings& steering, btScalar pedal, btScalar loc
 // ---------------------------------------------------------------------------------------------
 // The runtime object
 
-Steering::Steering(const SteeringSettings& settings, const ChassisAxes& axes,
-                   std::vector<Wheel>& wheels)
-    : settings_(&settings), forwardAxis_(axes.forward), leftAxis_(-axes.right()) {
+Steering::Steering(const SteeringSettings& settings, std::vector<Wheel>& wheels)
+    : settings_(&settings) {
   btScalar steeredSum = 0, referenceSum = 0;
   int steeredCount = 0, referenceCount = 0;
   for (Wheel& wheel : wheels) {
-    const btScalar ahead = wheel.settings.attachmentPoint.dot(forwardAxis_);
+    const btScalar ahead = wheel.forwardPosition;
     wheel.steered = wheel.settings.steering == SteerMode::Steered ||
                     (wheel.settings.steering == SteerMode::Automatic && ahead > 0);
     if (wheel.steered) {
@@ -100,11 +99,10 @@ void Steering::update(btScalar steerInput, btScalar pedalInput, btScalar forward
   ackermannAngle_ = angle_;
   for (Wheel& wheel : wheels) {
     if (moved && wheel.steered) {
-      const btVector3& point = wheel.settings.attachmentPoint;
       wheel.geometricSteer =
           steering.ackermann
-              ? ackermannWheelAngle(angle_, point.dot(forwardAxis_) - referenceForward_,
-                                    steeredAxleForward_ - referenceForward_, point.dot(leftAxis_))
+              ? ackermannWheelAngle(angle_, wheel.forwardPosition - referenceForward_,
+                                    steeredAxleForward_ - referenceForward_, wheel.leftPosition)
               : angle_;
     }
     wheel.state.steerAngle = std::clamp(wheel.geometricSteer + wheel.directSteer,

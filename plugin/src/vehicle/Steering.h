@@ -13,7 +13,7 @@ namespace raycar {
 class Steering {
  public:
   // Resolves which wheels steer (Wheel::steered) and where the turning centre lies.
-  Steering(const SteeringSettings& settings, const ChassisAxes& axes, std::vector<Wheel>& wheels);
+  Steering(const SteeringSettings& settings, std::vector<Wheel>& wheels);
 
   // Moves the steer angle and pedal one step toward the driver's input (steer, pedal in
   // [-1, 1]) at `forwardSpeed` (m/s), and sets every wheel's steer angle.
@@ -25,8 +25,6 @@ class Steering {
 
  private:
   const SteeringSettings* settings_;  // the vehicle's, which outlive this object
-  btVector3 forwardAxis_;             // chassis frame
-  btVector3 leftAxis_;
   btScalar angle_ = 0;           // rad, bicycle
   btScalar rampedPedal_ = 0;     // after pedal_speed
   btScalar shapedPedal_ = 0;     // and after max_steering_pedal

@@ -12,6 +12,14 @@
 namespace raycar {
 namespace {
 
+// The ground object as a body the solve pushes: dynamic, with mass; null for static and
+// kinematic ground (whose velocity field is given) and for objects that are no rigid body.
+btRigidBody* pushableBody(const btCollisionObject* object) {
+  btRigidBody* body = btRigidBody::upcast(const_cast<btCollisionObject*>(object));
+  if (body == nullptr || body->isStaticOrKinematicObject() || !(body->getInvMass() > 0)) return nullptr;
+  return body;
+}
+
 VehicleSettings validated(VehicleSettings settings) {
   std::vector<std::string> problems = validateVehicleSettings(settings);
   if (!problems.empty()) throw SettingsError(problems);
@@ -26,6 +34,7 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
   const size_t count = settings.wheels.size();
   const btVector3 forward = settings.axes.forward;
   const btVector3 right = settings.axes.right();
+  const btVector3 left = -right;
   // The chassis body's frame is its centre-of-mass frame, so attachment points are already
   // measured from the centre of mass.
   std::vector<SupportPoint> support(count);
@@ -53,6 +62,8 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
     const SuspensionRates rates = resolveSuspensionRates(wheel.settings, staticLoads[i], gravity);
     wheel.settings.stiffness = rates.stiffness;
     wheel.settings.damping = rates.damping;
+    wheel.forwardPosition = support[i].forward;
+    wheel.leftPosition = wheel.settings.attachmentPoint.dot(left);
     wheel.state.staticLoad = staticLoads[i];
     wheel.state.suspensionLength = wheel.settings.suspensionMaxLength;
     wheel.tire = makeTireModel(wheel.settings.tire);
@@ -69,10 +80,10 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody, VehicleSettings vehicle
     : chassis(&chassisBody),
       settings(validated(std::move(vehicleSettings))),
       wheels(buildWheels(chassisBody, settings)),
-      steering(settings.steering, settings.axes, wheels),
+      steering(settings.steering, wheels),
       drivetrain(settings, wheels),
       suspension(settings, wheels),
-      aero(settings.aero, settings.axes, wheels) {
+      aero(settings.aero, wheels) {
   const bool anyNearby = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
     return wheel.nearbyGround;
   });
@@ -142,12 +153,8 @@ void VehicleRuntime::applyGroundHits() {
 }
 
 bool VehicleRuntime::standsOnDynamicBody() const {
-  for (const Wheel& wheel : wheels) {
-    if (!wheel.state.inContact) continue;
-    const btRigidBody* body = btRigidBody::upcast(wheel.state.groundObject);
-    if (body != nullptr && !body->isStaticOrKinematicObject() && body->getInvMass() > 0)
-      return true;
-  }
+  for (const Wheel& wheel : wheels)
+    if (wheel.state.inContact && pushableBody(wheel.state.groundObject) != nullptr) return true;
   return false;
 }
 
@@ -177,9 +184,7 @@ void VehicleRuntime::solveContacts(btScalar dt) {
     if (!wheel.state.inContact) continue;
     WheelContact& contact = wheel.contact;
     contact.groundBody = -1;
-    btRigidBody* ground =
-        btRigidBody::upcast(const_cast<btCollisionObject*>(wheel.state.groundObject));
-    if (ground != nullptr && !ground->isStaticOrKinematicObject() && ground->getInvMass() > 0) {
+    if (btRigidBody* ground = pushableBody(wheel.state.groundObject)) {
       contact.groundBody = groundBodyIndex(ground);
       SolverBody& body = solver.groundBodies()[size_t(contact.groundBody)];
       if (body.body != ground) body.load(ground, dt);

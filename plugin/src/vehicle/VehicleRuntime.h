@@ -7,7 +7,6 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -61,10 +60,9 @@ class VehicleRuntime {
   btVector3 worldForward() const {
     return chassis->getWorldTransform().getBasis() * settings.axes.forward;
   }
-  // m/s along the chassis forward axis over the coming step (RaycastVehicle::linearVelocity).
-  btScalar forwardSpeed() const {
-    return (chassis->getLinearVelocity() + pendingVelocityChange).dot(worldForward());
-  }
+  // The chassis velocity over the coming step (m/s, RaycastVehicle::linearVelocity says why).
+  btVector3 linearVelocity() const { return chassis->getLinearVelocity() + pendingVelocityChange; }
+  btScalar forwardSpeed() const { return linearVelocity().dot(worldForward()); }  // m/s
 
   btRigidBody* chassis;
   const VehicleSettings settings;

@@ -17,10 +17,12 @@ void validateWheel(const WheelSettings& wheel, const std::string& name,
     problems.push_back({name, "suspensionMaxLength",
                         "automatic stiffness needs suspensionRestLength (len_initial, " +
                             std::to_string(wheel.suspensionRestLength) + " m) < suspensionMaxLength (len_max, " +
-                            std::to_string(wheel.suspensionMaxLength) + " m)"});
+                            std::to_string(wheel.suspensionMaxLength) + " m)",
+                        FieldScope::Wheel});
   }
   if (!(wheel.maxFriction >= wheel.minFriction))
-    problems.push_back({name, "maxFriction", "maxFriction (max_friction) must be >= minFriction (min_friction)"});
+    problems.push_back({name, "maxFriction", "maxFriction (max_friction) must be >= minFriction (min_friction)",
+                        FieldScope::Wheel});
   for (auto& problem : validateTire(wheel.tire, name + " tire")) problems.push_back(problem);
 }
 
@@ -34,12 +36,17 @@ void validateDifferentials(const VehicleSettings& settings, std::vector<Settings
     int driving = 0;
     for (const WheelSettings& wheel : settings.wheels)
       driving += wheel.axle == differential.axle && wheel.driving;
-    if (driving == 0) problems.push_back({name, "axle", "the axle has no driving wheels"});
+    const int index = int(d);
+    if (driving == 0)
+      problems.push_back({name, "axle", "the axle has no driving wheels", FieldScope::Differential, index});
     for (size_t e = 0; e < d; ++e)
       if (settings.differentials[e].axle == differential.axle)
-        problems.push_back({name, "axle", "axle already has differential " + std::to_string(e + 1)});
+        problems.push_back({name, "axle", "axle already has differential " + std::to_string(e + 1),
+                            FieldScope::Differential, index});
+    const size_t first = problems.size();
     checkFields(FieldScope::Differential, ConstFieldOwners{nullptr, nullptr, nullptr, &differential},
                 name, problems);
+    for (size_t p = first; p < problems.size(); ++p) problems[p].index = index;
     if (differential.torqueShare >= 0) {
       anyShare = true;
       shareSum += differential.torqueShare;
@@ -48,10 +55,12 @@ void validateDifferentials(const VehicleSettings& settings, std::vector<Settings
     }
   }
   if (anyShare && anyDefaultShare)
-    problems.push_back({"differentials", "torqueShare", "give every differential a torque share, or none"});
+    problems.push_back({"differentials", "torqueShare", "give every differential a torque share, or none",
+                        FieldScope::Differential});
   if (anyShare && std::fabs(shareSum - 1) > 1e-3f)
     problems.push_back({"differentials", "torqueShare",
-                        "their torqueShare values add up to " + std::to_string(shareSum) + ", not 1"});
+                        "their torqueShare values add up to " + std::to_string(shareSum) + ", not 1",
+                        FieldScope::Differential});
   if (!settings.differentials.empty()) {
     for (size_t i = 0; i < settings.wheels.size(); ++i) {
       const WheelSettings& wheel = settings.wheels[i];
@@ -61,7 +70,8 @@ void validateDifferentials(const VehicleSettings& settings, std::vector<Settings
         covered = covered || differential.axle == wheel.axle;
       if (!covered)
         problems.push_back({"wheel " + std::to_string(i + 1), "driving",
-                            "drives, but axle " + std::to_string(wheel.axle) + " has no differential"});
+                            "drives, but axle " + std::to_string(wheel.axle) + " has no differential",
+                            FieldScope::Wheel, int(i)});
     }
   }
 }
@@ -78,8 +88,11 @@ std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& setting
   if (std::fabs(axes.up.dot(axes.forward)) > 1e-4f)
     problems.push_back({"axes", "axes.forward", "up and forward must be perpendicular"});
   if (settings.wheels.empty()) problems.push_back({"vehicle", "wheels", "needs at least one wheel"});
-  for (size_t i = 0; i < settings.wheels.size(); ++i)
+  for (size_t i = 0; i < settings.wheels.size(); ++i) {
+    const size_t first = problems.size();
     validateWheel(settings.wheels[i], "wheel " + std::to_string(i + 1), problems);
+    for (size_t p = first; p < problems.size(); ++p) problems[p].index = int(i);  // its tire's too
+  }
   // An axle is a row of wheels across the car: anti-roll couples them (and the loader snaps
   // them). Wheels sharing an axle number but standing apart along the car are a mistake, most
   // often every wheel left at axle 0.
@@ -94,7 +107,8 @@ std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& setting
                             "shares axle " + std::to_string(a.axle) + " with wheel " + std::to_string(j + 1) +
                                 " but its attachmentPoint stands " + std::to_string(apart) +
                                 " m from it along the chassis forward axis (give each axle its own "
-                                "number)"});
+                                "number)",
+                            FieldScope::Wheel, int(i)});
         break;
       }
     }

@@ -15,6 +15,10 @@
 namespace raycar {
 
 struct Wheel {
+  Wheel(const WheelSettings& wheelSettings, const WheelQuerySettings& querySettings)
+      : settings(wheelSettings), groundQuery(wheelSettings, querySettings),
+        nearbyGround(ground().usesNearbyGround()) {}
+
   WheelSettings settings;  // stiffness and damping resolved (Suspension.h's automatic rules)
   WheelState state;        // what RaycastVehicle::wheelState shows
   std::shared_ptr<const TireModel> tire;
@@ -22,15 +26,15 @@ struct Wheel {
   bool nearbyGround = false;    // ground().usesNearbyGround(), asked once
   GroundQuery& ground() { return groundQuery.ground(); }
   const GroundQuery& ground() const { return groundQuery.ground(); }
-
-  Wheel(const WheelSettings& wheelSettings, const WheelQuerySettings& querySettings)
-      : settings(wheelSettings), groundQuery(wheelSettings, querySettings),
-        nearbyGround(ground().usesNearbyGround()) {}
   // The solver's view of the contact: filled by the stages before the solve, its impulses and
   // post-solve slip speeds read after it. Warm-start impulses and stick anchors carry over.
   WheelContact contact;
 
   // Fixed at construction
+  // m: the attachment point along the chassis' forward and left axes, from the centre of mass
+  // (steering geometry, brake groups, the downforce's axles)
+  btScalar forwardPosition = 0;
+  btScalar leftPosition = 0;
   btScalar referenceLoad = 0;  // N, for load sensitivity (the tire's, or the static load)
   btScalar sweepLength = 0;    // m: len_max + radius, the ground query's reach
   bool steered = false;        // SteerMode resolved

@@ -25,9 +25,7 @@ struct WheelSettings;
 struct TireSettings;
 struct DifferentialSettings;
 
-// Which settings object a row belongs to: the vehicle's own, each wheel's, each wheel's tire,
-// each differential's.
-enum class FieldScope { Vehicle, Wheel, Tire, Differential };
+// A row's FieldScope (raycar/Error.h) says which settings object it belongs to.
 
 // The objects a row can be bound to; only the one of its scope is read.
 struct FieldOwners {
