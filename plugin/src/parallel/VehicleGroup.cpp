@@ -49,8 +49,10 @@ void VehicleGroup::stepIndependent(int begin, int end) {
     if (i + 2 < end) runtimes_[size_t(i) + 2]->prefetchArrays();
     if (i + 1 < end) runtimes_[size_t(i) + 1]->prefetchInternals();
     VehicleRuntime& vehicle = *runtimes_[size_t(i)];
-    if (i == begin) vehicle.prefetchAll();
-    vehicle.prefetchCaches();
+    if (i == begin)
+      vehicle.prefetchStepStart();  // nothing asked for it ahead
+    else
+      vehicle.prefetchCaches();
     resumeAt_[size_t(i)] = runStages(vehicle, StepStage::Begin, context);
   }
 }

@@ -16,7 +16,7 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
 RaycastVehicle::~RaycastVehicle() = default;
 
 void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
-  runtime_->prefetchAll();
+  runtime_->prefetchStepStart();
   runStages(*runtime_, StepStage::Begin, StepContext{world, dt, true, true});
 }
 

@@ -218,9 +218,8 @@ void VehicleRuntime::rotateWheels(btScalar dt) {
 // ---------------------------------------------------------------------------------------------
 // Prefetching
 
-void VehicleRuntime::prefetchAll() const {
-  prefetchArrays();
-  prefetchInternals();
+void VehicleRuntime::prefetchStepStart() const {
+  prefetchObject(*chassis);
   prefetchCaches();
 }
 
