@@ -5,6 +5,9 @@
 // Models follow seed 001's conventions: Z up, Y forward, X right; parts hull1.., hullproxyN,
 // wheelN (or wheel_N), helpers as `o` objects with one `p` point, suspension parts with end
 // helpers, eye_pos.
+//
+// One file of about 580 lines on purpose: most of it is the five vehicles' scripts, written out
+// as the TOML text that lands in data/, each beside the geometry it belongs to.
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,133 @@
+// SpawnedVehicle and placeModel (raycar/io/VehicleLoader.h): a loaded vehicle put into a world —
+// its chassis body from the collision hulls and mass properties, its RaycastVehicle (or a place
+// in a VehicleGroup), and the suspension parts' poses for drawing.
+#include <cmath>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "raycar/Error.h"
+#include "raycar/io/VehicleLoader.h"
+#include "raycar/parallel/VehicleGroup.h"
+
+namespace raycar {
+
+SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
+                               const btTransform& modelToWorld, VehicleGroup* group)
+    : world_(world), loaded_(vehicle), group_(group) {
+  shape_ = std::make_unique<btCompoundShape>();
+  for (const MeshPart& hull : loaded_.collisionHulls) {
+    auto shape = std::make_unique<btConvexHullShape>();
+    for (const btVector3& v : hull.vertices) shape->addPoint(v, false);
+    shape->recalcLocalAabb();
+    shape_->addChildShape(btTransform::getIdentity(), shape.get());
+    hulls_.push_back(std::move(shape));
+  }
+  motionState_ = std::make_unique<btDefaultMotionState>(modelToWorld * loaded_.modelFromChassis);
+  btRigidBody::btRigidBodyConstructionInfo info(loaded_.mass, motionState_.get(), shape_.get(),
+                                                loaded_.principalInertia);
+  chassis_ = std::make_unique<btRigidBody>(info);
+  // damping_vehicle (1/s) as Bullet's per-second retained fraction; sleep_speed_vehicle.
+  chassis_->setDamping(btScalar(1) - std::exp(-loaded_.chassis.damping), 0);
+  chassis_->setSleepingThresholds(loaded_.chassis.sleepSpeed, chassis_->getAngularSleepingThreshold());
+  world_.addRigidBody(chassis_.get());
+  try {
+    if (group_ != nullptr) {
+      vehicle_ = &group_->addVehicle(*chassis_, loaded_.settings);
+    } else {
+      ownVehicle_ = std::make_unique<RaycastVehicle>(*chassis_, loaded_.settings);
+      vehicle_ = ownVehicle_.get();
+    }
+  } catch (const SettingsError& error) {
+    world_.removeRigidBody(chassis_.get());
+    throw SettingsError({loaded_.scriptPath, 0, ""}, error.problems());  // placed, problems kept
+  }
+  if (group_ == nullptr) world_.addAction(vehicle_);
+}
+
+btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
+                       const btVector3& worldForward, const btVector3& position) {
+  // Columns (forward, up, right) in each space; right-handed in both, so the rotation is the
+  // world's columns times the model's transposed. With axis-aligned axes every product is exact.
+  const ChassisAxes& model = vehicle.modelAxes;
+  const btVector3 modelRight = model.forward.cross(model.up), worldRight = worldForward.cross(worldUp);
+  const btMatrix3x3 modelColumns(model.forward.x(), model.up.x(), modelRight.x(),
+                                 model.forward.y(), model.up.y(), modelRight.y(),
+                                 model.forward.z(), model.up.z(), modelRight.z());
+  const btMatrix3x3 worldColumns(worldForward.x(), worldUp.x(), worldRight.x(),
+                                 worldForward.y(), worldUp.y(), worldRight.y(),
+                                 worldForward.z(), worldUp.z(), worldRight.z());
+  return btTransform(worldColumns * modelColumns.transpose(), position);
+}
+
+SpawnedVehicle::~SpawnedVehicle() {
+  if (group_ != nullptr)
+    group_->removeVehicle(*vehicle_);
+  else
+    world_.removeAction(vehicle_);
+  world_.removeRigidBody(chassis_.get());
+}
+
+btVector3 SpawnedVehicle::SuspensionPose::apply(const btVector3& restPoint) const {
+  btVector3 offset = restPoint - restStart;
+  offset += restAxis * (offset.dot(restAxis) * (stretch - 1));
+  return transform * offset;
+}
+
+btVector3 SpawnedVehicle::anchorPoint(const SuspensionPart::End& end,
+                                      const std::vector<SuspensionPose>& done) const {
+  const btTransform chassis = chassis_->getWorldTransform();
+  switch (end.anchor) {
+    case SuspensionPart::Anchor::Hull:
+      return chassis * end.point;
+    case SuspensionPart::Anchor::Wheel: {
+      // On the hub: it travels with the suspension and steers, but does not spin.
+      const WheelSettings& settings = vehicle_->wheelSettings(end.index);
+      const WheelState& state = vehicle_->wheelState(end.index);
+      const btVector3 up = loaded_.settings.axes.up;
+      const btVector3 restCentre = settings.attachmentPoint - up * settings.suspensionRestLength;
+      const btVector3 centre = settings.attachmentPoint - up * state.suspensionLength;
+      const btTransform hub(btQuaternion(up, state.steerAngle), centre);
+      return chassis * (hub * (end.point - restCentre));
+    }
+    case SuspensionPart::Anchor::Suspension:
+      return done[end.index].apply(end.point);
+  }
+  return chassis * end.point;
+}
+
+const std::vector<SpawnedVehicle::SuspensionPose>& SpawnedVehicle::suspensionPoses() {
+  const size_t count = loaded_.suspensions.size();
+  poses_.assign(count, SuspensionPose{});
+  std::vector<bool> done(count, false);
+  const btTransform chassis = chassis_->getWorldTransform();
+  // Parts hanging on other parts wait for them (the loader ruled out circles).
+  for (size_t round = 0; round < count; ++round) {
+    for (size_t k = 0; k < count; ++k) {
+      if (done[k]) continue;
+      const SuspensionPart& part = loaded_.suspensions[k];
+      bool ready = true;
+      for (const SuspensionPart::End& end : part.ends)
+        ready = ready && (end.anchor != SuspensionPart::Anchor::Suspension || done[end.index]);
+      if (!ready) continue;
+      const btVector3 start = anchorPoint(part.ends[0], poses_);
+      const btVector3 finish = anchorPoint(part.ends[1], poses_);
+      SuspensionPose& pose = poses_[k];
+      pose.restStart = part.ends[0].point;
+      const btVector3 restSpan = part.ends[1].point - part.ends[0].point;
+      const btScalar restLength = restSpan.length();
+      pose.restAxis = restLength > 0 ? restSpan / restLength : btVector3(0, 0, 1);
+      const btVector3 span = finish - start;
+      pose.stretch = restLength > 0 ? span.length() / restLength : 1;
+      // The chassis' rotation, then the shortest turn from where the rest axis points to the span.
+      btVector3 carried = chassis.getBasis() * pose.restAxis;
+      btVector3 direction = span.length2() > 0 ? span.normalized() : carried;
+      const btQuaternion turn = shortestArcQuatNormalize2(carried, direction);
+      pose.transform = btTransform(btMatrix3x3(turn) * chassis.getBasis(), start);
+      done[k] = true;
+    }
+  }
+  return poses_;
+}
+
+}  // namespace raycar
