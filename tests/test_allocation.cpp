@@ -74,34 +74,41 @@ class CountingAction final : public btActionInterface {
 };
 }  // namespace
 
-TEST_CASE("updateAction makes no heap allocation, on static and on dynamic ground") {
-  TestWorld world;
-  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
-  // The left wheels stand on a dynamic slab, the right ones on the plane.
-  btRigidBody* slab = world.addBox(300, btVector3(0.5f, 0.1f, 3),
-                                   btTransform(btQuaternion::getIdentity(), btVector3(0.8f, 0.1f, 0)), 1);
-  slab->setActivationState(DISABLE_DEACTIVATION);
-  CarSpec spec;
-  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec) + 0.2f, 0)));
-  RaycastVehicle& vehicle = *car.vehicle;
-  world.world().removeAction(&vehicle);
-  CountingAction counted(vehicle);
-  world.world().addAction(&counted);
-  vehicle.setDriveTorque(2, 200);
-  vehicle.setSteerAngle(0, 0.2f);
-  vehicle.setBrakeTorque(1, 50);
-  for (int i = 0; i < 60; ++i) world.step(1.0f / 120);
-  REQUIRE(vehicle.wheelState(0).groundObject == slab);
-  allocations = 0;
-  for (int i = 0; i < 240; ++i) world.step(1.0f / 120);
-  CHECK(allocations.load() == 0);
-  // The counter itself works: an allocation while counting is seen.
-  counting = true;
-  void* volatile probe = ::operator new(64);
-  counting = false;
-  ::operator delete(probe);
-  CHECK(allocations.load() >= 1);
-  world.world().removeAction(&counted);
+TEST_CASE("updateAction makes no heap allocation, on static and on dynamic ground, for every ground query kind") {
+  for (const GroundQueryKind kind : {GroundQueryKind::Ray, GroundQueryKind::Sphere, GroundQueryKind::Cylinder}) {
+    CAPTURE(int(kind));
+    TestWorld world;
+    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    // The left wheels stand on a dynamic slab, the right ones on the plane.
+    btRigidBody* slab = world.addBox(300, btVector3(0.5f, 0.1f, 3),
+                                     btTransform(btQuaternion::getIdentity(), btVector3(0.8f, 0.1f, 0)), 1);
+    slab->setActivationState(DISABLE_DEACTIVATION);
+    CarSpec spec;
+    VehicleSettings settings = makeCarSettings(spec);
+    for (WheelSettings& wheel : settings.wheels) wheel.groundQuery = kind;
+    TestCar car = addCar(world, spec,
+                         btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec) + 0.2f, 0)),
+                         &settings);
+    RaycastVehicle& vehicle = *car.vehicle;
+    world.world().removeAction(&vehicle);
+    CountingAction counted(vehicle);
+    world.world().addAction(&counted);
+    vehicle.setDriveTorque(2, 200);
+    vehicle.setSteerAngle(0, 0.2f);
+    vehicle.setBrakeTorque(1, 50);
+    for (int i = 0; i < 60; ++i) world.step(1.0f / 120);
+    REQUIRE(vehicle.wheelState(0).groundObject == slab);
+    allocations = 0;
+    for (int i = 0; i < 240; ++i) world.step(1.0f / 120);
+    CHECK(allocations.load() == 0);
+    // The counter itself works: an allocation while counting is seen.
+    counting = true;
+    void* volatile probe = ::operator new(64);
+    counting = false;
+    ::operator delete(probe);
+    CHECK(allocations.load() >= 1);
+    world.world().removeAction(&counted);
+  }
 }
 
 TEST_CASE("a vehicle group on two threads makes no heap allocation per step") {

@@ -99,7 +99,7 @@ TEST_CASE("cached wheel rays equal rayTest bit for bit, on meshes, boxes, compou
     boxMin.setMin(to);
     boxMax.setMax(to);
     REQUIRE(nearby.gather(world.world(), ignored, boxMin, boxMax));
-    if (!query.castNearby(nearby, from, to, down * 0.05f, false, cached)) continue;  // a tie: rayTest answers
+    if (!query.castNearby(nearby, GroundSweep{from, to, down * 0.05f}, false, cached)) continue;  // a tie: rayTest answers
     ++answered;
     CAPTURE(i);
     REQUIRE(sameHit(cached, expected));
@@ -200,7 +200,7 @@ TEST_CASE("two objects hit at the very same fraction: the cached query leaves th
   CachedRayQuery query(WheelQuerySettings{});
   REQUIRE(nearby.gather(world.world(), chassis, btVector3(0.1f, -1, 0.2f), btVector3(0.1f, 1, 0.2f)));
   WheelRayHit hit;
-  CHECK_FALSE(query.castNearby(nearby, from, to, btVector3(0, 0, 0), false, hit));
+  CHECK_FALSE(query.castNearby(nearby, GroundSweep{from, to}, false, hit));
   const WheelRayHit expected = castWheelRay(world.world(), from, to, &chassis);
   CHECK((expected.object == first || expected.object == second));
 }

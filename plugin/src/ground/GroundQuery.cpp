@@ -1,4 +1,4 @@
-#include "ground/GroundQuery.h"
+#include "ground/GroundQuerySlot.h"
 
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 
@@ -14,9 +14,16 @@ constexpr int kNearbyCapacity = 32;
 // cannot accept a leaf the gather left out.
 constexpr btScalar kBroadphaseSlack = 0.01f;
 
-// Shapes whose btCollisionWorld::rayTestSingle only reads shared data, so several threads may
-// run it at once: convex shapes, the mesh and terrain shapes, planes, and compounds of these.
-bool rayTestIsThreadSafe(const btCollisionShape& shape, int depth = 0) {
+std::variant<WorldRayQuery, CachedRayQuery, ShapeCastQuery> queryFor(
+    const WheelSettings& wheel, const WheelQuerySettings& settings) {
+  if (wheel.groundQuery != GroundQueryKind::Ray) return ShapeCastQuery(wheel);
+  if (settings.cache) return CachedRayQuery(settings);
+  return WorldRayQuery();
+}
+
+}  // namespace
+
+bool queryIsThreadSafe(const btCollisionShape& shape, int depth) {
   if (shape.isConvex()) return true;
   switch (shape.getShapeType()) {
     case TRIANGLE_MESH_SHAPE_PROXYTYPE:
@@ -28,20 +35,13 @@ bool rayTestIsThreadSafe(const btCollisionShape& shape, int depth = 0) {
       if (depth > 2) return false;
       const auto& compound = static_cast<const btCompoundShape&>(shape);
       for (int i = 0; i < compound.getNumChildShapes(); ++i)
-        if (!rayTestIsThreadSafe(*compound.getChildShape(i), depth + 1)) return false;
+        if (!queryIsThreadSafe(*compound.getChildShape(i), depth + 1)) return false;
       return true;
     }
     default:
       return false;
   }
 }
-
-std::variant<WorldRayQuery, CachedRayQuery> queryFor(const WheelQuerySettings& settings) {
-  if (settings.cache) return CachedRayQuery(settings);
-  return WorldRayQuery();
-}
-
-}  // namespace
 
 NearbyGround::NearbyGround() : nearby_(kNearbyCapacity) {}
 
@@ -55,13 +55,13 @@ bool NearbyGround::gather(const btCollisionWorld& world, const btCollisionObject
 
 void NearbyGround::prefetch() const { prefetchArray(nearby_.objects()); }
 
-WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const btVector3& from,
-                                     const btVector3& to, const btCollisionObject* chassis) const {
-  return castWheelRay(world, from, to, chassis);
+WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const GroundSweep& sweep,
+                                     const btCollisionObject* chassis) const {
+  return castWheelRay(world, sweep.from, sweep.to, chassis);
 }
 
-GroundQuerySlot::GroundQuerySlot(const WheelSettings& /*wheel*/, const WheelQuerySettings& settings)
-    : query_(queryFor(settings)) {}
+GroundQuerySlot::GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySettings& settings)
+    : query_(queryFor(wheel, settings)) {}
 
 CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings)
     : margin_(settings.margin),
@@ -88,10 +88,10 @@ MeshRayCache* CachedRayQuery::cacheFor(const NearbyGround& nearby, const btColli
   return nullptr;
 }
 
-bool CachedRayQuery::castNearby(const NearbyGround& nearby, const btVector3& from,
-                                const btVector3& to, const btVector3& displacement,
+bool CachedRayQuery::castNearby(const NearbyGround& nearby, const GroundSweep& sweep,
                                 bool offMainThread, WheelRayHit& hit) {
-  const bool answered = castAmongNearby(nearby, from, to, displacement, offMainThread, hit);
+  const bool answered =
+      castAmongNearby(nearby, sweep.from, sweep.to, sweep.displacement, offMainThread, hit);
   updatePrefetchBlocks();
   return answered;
 }
@@ -118,7 +118,7 @@ bool CachedRayQuery::castAmongNearby(const NearbyGround& nearby, const btVector3
     const bool cached =
         cache != nullptr && cache->cast(object, from, to, displacement, margin_, result);
     if (!cached) {
-      if (offMainThread && !rayTestIsThreadSafe(*object.getCollisionShape())) return false;
+      if (offMainThread && !queryIsThreadSafe(*object.getCollisionShape())) return false;
       btCollisionWorld::rayTestSingle(fromTransform, toTransform,
                                       const_cast<btCollisionObject*>(&object),
                                       object.getCollisionShape(), object.getWorldTransform(),

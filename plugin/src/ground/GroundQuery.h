@@ -24,7 +24,6 @@
 //      counts when strictly closer), so this is rayTest's answer, unless two objects hit at the
 //      very same fraction: then the broadphase order decides, and the wheel asks rayTest itself.
 
-#include <variant>
 #include <vector>
 
 #include "ground/MeshRayCache.h"
@@ -53,21 +52,36 @@ class NearbyGround {
   const btCollisionObject* chassis_ = nullptr;
 };
 
+// One wheel's sweep this step (world).
+struct GroundSweep {
+  btVector3 from{0, 0, 0};          // the suspension top
+  btVector3 to{0, 0, 0};            // len_max + radius below it, along the chassis' down axis
+  btVector3 displacement{0, 0, 0};  // m: where the sweep will have moved by the lookahead
+  btVector3 axle{0, 0, 0};          // unit: the wheel's axle, turned with its steer angle
+};
+
+// Shapes whose ray and convex tests (btCollisionWorld::rayTestSingle, objectQuerySingle) only
+// read shared data, so several threads may run them at once: convex shapes, the mesh and terrain
+// shapes, planes, and compounds of these.
+bool queryIsThreadSafe(const btCollisionShape& shape, int depth = 0);
+
 class GroundQuery {
  public:
   virtual ~GroundQuery() = default;
   // Whether castNearby can ever answer (the vehicle gathers NearbyGround only if one can).
   virtual bool usesNearbyGround() const = 0;
-  // The closest hit of from -> to (world) among `nearby`, on any thread; `displacement` (m,
-  // world) is where the sweep will have moved by the lookahead. False when only castInWorld can
+  // The closest hit of the sweep among `nearby`, on any thread. False when only castInWorld can
   // answer: a tie between objects, or, with `offMainThread`, a shape whose ray test is not
   // known to be safe on several threads.
-  virtual bool castNearby(const NearbyGround& nearby, const btVector3& from, const btVector3& to,
-                          const btVector3& displacement, bool offMainThread, WheelRayHit& hit) = 0;
+  virtual bool castNearby(const NearbyGround& nearby, const GroundSweep& sweep, bool offMainThread,
+                          WheelRayHit& hit) = 0;
   // The closest hit through the world itself (main thread only: Bullet's broadphase ray walk
   // shares one stack).
-  virtual WheelRayHit castInWorld(btCollisionWorld& world, const btVector3& from,
-                                  const btVector3& to, const btCollisionObject* chassis) const;
+  virtual WheelRayHit castInWorld(btCollisionWorld& world, const GroundSweep& sweep,
+                                  const btCollisionObject* chassis) const;
+  // m: how far the query reaches beyond the segment from -> to (a shape's size), which the
+  // vehicle's box of nearby objects must cover.
+  btScalar reach() const { return reach_; }
   // Asks the memory system for the cached data the next cast reads (Prefetch.h). Not virtual: a
   // thousand cars ask for it in every step, and an indirect call per wheel cost more than the
   // prefetching saved.
@@ -87,14 +101,14 @@ class GroundQuery {
   };
   static constexpr int kPrefetchBlocks = 4;
   PrefetchBlock prefetchBlocks_[kPrefetchBlocks];
+  btScalar reach_ = 0;
 };
 
 // btCollisionWorld::rayTest every step.
 class WorldRayQuery final : public GroundQuery {
  public:
   bool usesNearbyGround() const override { return false; }
-  bool castNearby(const NearbyGround&, const btVector3&, const btVector3&, const btVector3&, bool,
-                  WheelRayHit&) override {
+  bool castNearby(const NearbyGround&, const GroundSweep&, bool, WheelRayHit&) override {
     return false;
   }
 };
@@ -109,8 +123,8 @@ class CachedRayQuery final : public GroundQuery {
   CachedRayQuery(const CachedRayQuery&) = delete;
   CachedRayQuery& operator=(const CachedRayQuery&) = delete;
   bool usesNearbyGround() const override { return true; }
-  bool castNearby(const NearbyGround& nearby, const btVector3& from, const btVector3& to,
-                  const btVector3& displacement, bool offMainThread, WheelRayHit& hit) override;
+  bool castNearby(const NearbyGround& nearby, const GroundSweep& sweep, bool offMainThread,
+                  WheelRayHit& hit) override;
   void clear() override;
   int cachedTriangleCount() const override;
 
@@ -128,24 +142,6 @@ class CachedRayQuery final : public GroundQuery {
   MeshRayCache caches_[kMeshes];
   std::vector<CachedLeaf> leaves_;  // every cache's storage, allocated once
   std::vector<CachedTriangle> triangles_;
-};
-
-// A wheel's query, held in the wheel itself; ground() is its interface.
-class GroundQuerySlot {
- public:
-  // The query `wheel` uses: each wheel gets its own, so that wheels of one vehicle may differ (a
-  // shape cast on the front, a ray on the rear); today every wheel casts a ray, cached or not
-  // as the vehicle's WheelQuerySettings say.
-  GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySettings& settings);
-  GroundQuery& ground() {
-    return std::visit([](auto& query) -> GroundQuery& { return query; }, query_);
-  }
-  const GroundQuery& ground() const {
-    return std::visit([](const auto& query) -> const GroundQuery& { return query; }, query_);
-  }
-
- private:
-  std::variant<WorldRayQuery, CachedRayQuery> query_;
 };
 
 }  // namespace raycar

@@ -29,6 +29,13 @@ btVector3 axisFromText(const std::string& text) {
   throw Rejected("must be an axis: +x, -x, +y, -y, +z or -z");
 }
 
+GroundQueryKind groundQueryFromText(const std::string& text) {
+  if (text == "ray") return GroundQueryKind::Ray;
+  if (text == "sphere") return GroundQueryKind::Sphere;
+  if (text == "cylinder") return GroundQueryKind::Cylinder;
+  throw Rejected("must be \"ray\", \"sphere\" or \"cylinder\"");
+}
+
 SteerMode steerModeFromText(const std::string& text) {
   if (text == "auto") return SteerMode::Automatic;
   if (text == "steered") return SteerMode::Steered;
@@ -77,6 +84,13 @@ const std::vector<Key>& keys() {
        SET(t.wheel->wheel.steering = steerModeFromText(v.text))},
       {"wheel", "spin_inertia", FieldScope::Wheel, "spinInertia",
        "wheel's moment of inertia about its axle"},
+      {"wheel", "query", T::Text, "", 0, 0, "\"ray\"",
+       "how the wheel finds the ground: \"ray\" (its centre line), \"sphere\" or \"cylinder\" (its shape)",
+       SET(t.wheel->wheel.groundQuery = groundQueryFromText(v.text)), "groundQuery"},
+      {"wheel", "query_radius", FieldScope::Wheel, "queryRadius",
+       "query = \"sphere\": its radius; 0 is the wheel's"},
+      {"wheel", "max_slope", FieldScope::Wheel, "maxSlope",
+       "sphere and cylinder: steeper contacts (walls, kerb faces) are not ground"},
       // [params]: seed 001, by its own names
       {"params", "engine_power", FieldScope::Vehicle, "engine.power",
        "peak power of the sine engine"},

@@ -96,6 +96,9 @@ const std::vector<SettingsField> kFields = {
     {"maxFriction", S::Wheel, false, "", 0, 100, WHEEL(maxFriction)},
     // raycar only carries the surface identifier for the game: any int.
     {"surfaceId", S::Wheel, true, "", -2147483648.0, 2147483647.0, WHEEL_INT(surfaceId)},
+    {"queryRadius", S::Wheel, false, "m", 0, 10, WHEEL(queryRadius)},
+    // A slope of 90 deg and more would take a wall for ground.
+    {"maxSlope", S::Wheel, false, "deg", kPositive, 89.9, WHEEL(maxSlope)},
     // Each wheel's tire. Magic Formula C stops short of 2, where the curve's sine turns over.
     {"friction", S::Tire, false, "", kPositive, 100, TIRE(friction)},
     {"longitudinalCurve.magicFormula.stiffnessB", S::Tire, false, "", kPositive, 1e3, TIRE(longitudinalCurve.magicFormula.stiffnessB)},

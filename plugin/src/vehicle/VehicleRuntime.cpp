@@ -113,24 +113,32 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
   btVector3 boxMin, boxMax;  // around all sweeps
   for (size_t i = 0; i < wheels.size(); ++i) {
     Wheel& wheel = wheels[i];
-    wheel.sweepFrom = transform * wheel.settings.attachmentPoint;
-    wheel.sweepTo = wheel.sweepFrom + down * wheel.sweepLength;
+    GroundSweep& sweep = wheel.sweep;
+    sweep.from = transform * wheel.settings.attachmentPoint;
+    sweep.to = sweep.from + down * wheel.sweepLength;
     wheel.groundPending = true;
-    if (i == 0) boxMin = boxMax = wheel.sweepFrom;
-    boxMin.setMin(wheel.sweepFrom);
-    boxMin.setMin(wheel.sweepTo);
-    boxMax.setMax(wheel.sweepFrom);
-    boxMax.setMax(wheel.sweepTo);
+    const btScalar reach = wheel.ground().reach();  // 0 for a ray
+    const btVector3 pad(reach, reach, reach);
+    if (i == 0) boxMin = boxMax = sweep.from;
+    boxMin.setMin(sweep.from - pad);
+    boxMin.setMin(sweep.to - pad);
+    boxMax.setMax(sweep.from + pad);
+    boxMax.setMax(sweep.to + pad);
+    if (reach > 0) {  // a shape: it turns with the steering (rolling forward turns it left)
+      const btVector3 forward = transform.getBasis() * settings.axes.forward;
+      const btVector3 right = forward.cross(-down);
+      sweep.axle = right * std::cos(wheel.state.steerAngle) + forward * std::sin(wheel.state.steerAngle);
+    }
   }
   if (!nearby || wheels.empty() || !nearby->gather(world, *chassis, boxMin, boxMax)) return;
   const btVector3 centerOfMass = chassis->getCenterOfMassPosition();
   const btScalar lookahead = settings.wheelQuery.lookahead;
   for (Wheel& wheel : wheels) {
     if (!wheel.nearbyGround) continue;
-    const btVector3 displacement =
-        chassis->getVelocityInLocalPoint(wheel.sweepFrom - centerOfMass) * lookahead;
-    wheel.groundPending = !wheel.ground().castNearby(*nearby, wheel.sweepFrom, wheel.sweepTo,
-                                                    displacement, offMainThread, wheel.groundHit);
+    wheel.sweep.displacement =
+        chassis->getVelocityInLocalPoint(wheel.sweep.from - centerOfMass) * lookahead;
+    wheel.groundPending =
+        !wheel.ground().castNearby(*nearby, wheel.sweep, offMainThread, wheel.groundHit);
   }
 }
 
@@ -143,7 +151,7 @@ bool VehicleRuntime::groundPending() const {
 void VehicleRuntime::queryWorldGround(btCollisionWorld& world) {
   for (Wheel& wheel : wheels) {
     if (!wheel.groundPending) continue;
-    wheel.groundHit = wheel.ground().castInWorld(world, wheel.sweepFrom, wheel.sweepTo, chassis);
+    wheel.groundHit = wheel.ground().castInWorld(world, wheel.sweep, chassis);
     wheel.groundPending = false;
   }
 }

@@ -20,6 +20,14 @@ void validateWheel(const WheelSettings& wheel, const std::string& name,
                             std::to_string(wheel.suspensionMaxLength) + " m)",
                         FieldScope::Wheel});
   }
+  const int queryKind = int(wheel.groundQuery);
+  if (queryKind < int(GroundQueryKind::Ray) || queryKind > int(GroundQueryKind::Cylinder))
+    problems.push_back({name, "groundQuery", "groundQuery must be Ray, Sphere or Cylinder (is " +
+                                                 std::to_string(queryKind) + ")",
+                        FieldScope::Wheel});
+  if (wheel.queryRadius > 0 && !(wheel.queryRadius <= wheel.radius))  // 0: the wheel's
+    problems.push_back({name, "queryRadius", "queryRadius (query_radius) must be <= radius",
+                        FieldScope::Wheel});
   if (!(wheel.maxFriction >= wheel.minFriction))
     problems.push_back({name, "maxFriction", "maxFriction (max_friction) must be >= minFriction (min_friction)",
                         FieldScope::Wheel});

@@ -20,7 +20,7 @@ void Wheel::applyGroundHit() {
   const WheelRayHit& hit = groundHit;
   state.inContact = hit.hit;
   if (!hit.hit) {
-    state.contactPoint = sweepTo;
+    state.contactPoint = sweep.to;
     state.contactNormal.setZero();
     state.groundObject = nullptr;
     state.suspensionLength = settings.suspensionMaxLength;

@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "ground/GroundQuery.h"
+#include "ground/GroundQuerySlot.h"
 #include "raycar/tire/ContactFriction.h"
 #include "raycar/vehicle/Wheel.h"
 #include "solver/ContactSolver.h"
@@ -48,8 +48,7 @@ struct Wheel {
 
   // This step, in stage order
   btScalar geometricSteer = 0;  // rad: the steering's angle for this wheel (Ackermann)
-  btVector3 sweepFrom{0, 0, 0};  // world: the suspension top
-  btVector3 sweepTo{0, 0, 0};    // world: sweepLength below it
+  GroundSweep sweep;             // world: from the suspension top, sweepLength down
   WheelRayHit groundHit;
   bool groundPending = false;    // the ground query left it to castInWorld
   btScalar lengthToContact = 0;  // m: hit distance - radius, < 0 past full travel

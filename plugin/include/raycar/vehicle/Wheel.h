@@ -14,6 +14,17 @@ namespace raycar {
 // Which wheels the steering turns (seed 001: those ahead of the centre of mass).
 enum class SteerMode { Automatic, Steered, Fixed };
 
+// How a wheel finds the ground under it (stage 2 of the step). A ray sees the ground only under
+// the wheel's centre line: it drops into any gap and climbs a kerb in one step when its line
+// crosses the edge. A sphere or cylinder is swept along the suspension axis and touches the
+// ground where the wheel would: it rolls over kerb edges, spans gaps narrower than itself and
+// ignores walls steeper than maxSlope.
+enum class GroundQueryKind {
+  Ray,       // one ray from the suspension top over len_max + radius (cached, WheelQuerySettings)
+  Sphere,    // a sphere of queryRadius whose bottom is the wheel's bottom
+  Cylinder,  // the wheel itself: radius and width, turned with the steering
+};
+
 struct WheelSettings {
   // Suspension top (pivot), chassis body space (m). The wheel centre hangs below it along the
   // chassis down axis, at the current suspension length.
@@ -32,6 +43,12 @@ struct WheelSettings {
   btScalar minFriction = 0;     // lower clamp of (tire + ground) / 2
   btScalar maxFriction = 100;   // upper clamp of (tire + ground) / 2
   int surfaceId = 0;            // the game's tire surface identifier; raycar only carries it
+  GroundQueryKind groundQuery = GroundQueryKind::Ray;
+  btScalar queryRadius = 0;     // m, Sphere only: 0 is the wheel's radius; at most the radius
+  // deg, Sphere and Cylinder: a contact whose normal leans further than this from the chassis'
+  // up axis is not ground. 80: a wall (90) is never ground, while the edge of a kerb, whose
+  // normal leans acos(1 - h / R) from up at first touch, is climbed up to h = 0.83 R.
+  btScalar maxSlope = 80;
   TireSettings tire;
 };
 
