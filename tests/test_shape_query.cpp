@@ -180,3 +180,110 @@ TEST_CASE("on flat ground a sphere and a cylinder wheel rest the car where the r
     }
   }
 }
+
+namespace {
+
+// Ground along the world's z axis (Y up) from a profile of (z, height) corners joined by straight
+// faces (a vertical face is two corners at one z), 10 m wide across x, as a triangle mesh.
+struct ProfileGround {
+  btTriangleMesh mesh;
+  std::unique_ptr<btBvhTriangleMeshShape> shape;
+  btCollisionObject object;
+  explicit ProfileGround(const std::vector<std::pair<btScalar, btScalar>>& corners) {
+    for (size_t i = 0; i + 1 < corners.size(); ++i) {
+      const btVector3 a(-5, corners[i].second, corners[i].first), b(5, corners[i].second, corners[i].first);
+      const btVector3 c(5, corners[i + 1].second, corners[i + 1].first),
+          d(-5, corners[i + 1].second, corners[i + 1].first);
+      mesh.addTriangle(a, b, c);
+      mesh.addTriangle(a, c, d);
+    }
+    shape = std::make_unique<btBvhTriangleMeshShape>(&mesh, true);
+    object.setCollisionShape(shape.get());
+  }
+};
+
+// The suspension length the wheel's query finds with its top at (0, topHeight, z), or -1 when it
+// finds no ground; the wheel rolls along +z with its axle along x.
+btScalar lengthAt(GroundQuery& query, btCollisionWorld& world, btScalar z, btScalar topHeight) {
+  const btVector3 top(0, topHeight, z), down(0, -1, 0);
+  const GroundSweep sweep{top, top + down * (kTravel + kRadius), btVector3(0, 0, 0), btVector3(1, 0, 0)};
+  const WheelRayHit hit = query.castInWorld(world, sweep, nullptr);
+  return hit.hit ? hit.distance - kRadius : btScalar(-1);
+}
+
+}  // namespace
+
+TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 R h - h^2) before its edge, the ray at it") {
+  // A wheel of radius R touches the edge of a step of height h first when its centre is
+  // sqrt(R^2 - (R - h)^2) before the edge. The wheel is moved toward the edge in 1 mm steps;
+  // "rising" is a length 0.1 mm below the flat ground's. Budget: the 1 mm step and the 0.1 mm
+  // threshold; the shapes' edge contacts are solved exactly (ShapeCastQuery.cpp, touchEdge), not
+  // taken from Bullet's cast, whose rounded cylinder rose 28-51 mm early here.
+  const btScalar edge = 2;  // m, z of the kerb's face
+  for (const btScalar kerbHeight : {0.05f, 0.12f}) {
+    ProfileGround kerb({{-10, 0}, {edge, 0}, {edge, kerbHeight}, {10, kerbHeight}});
+    TestWorld world;
+    world.world().addCollisionObject(&kerb.object);
+    world.world().updateAabbs();
+    const btScalar topHeight = kRadius + 0.2f;  // rests at 0.2 m on the flat
+    struct Case {
+      GroundQueryKind kind;
+      btScalar expectedOnset;  // m before the edge
+      btScalar tolerance;      // m
+    };
+    const btScalar geometric = std::sqrt(2 * kRadius * kerbHeight - kerbHeight * kerbHeight);
+    for (const Case& kerbCase : {Case{GroundQueryKind::Ray, 0, 0.0011f},
+                                 Case{GroundQueryKind::Cylinder, geometric, 0.0011f},
+                                 Case{GroundQueryKind::Sphere, geometric, 0.0011f}}) {
+      CAPTURE(kerbHeight);
+      CAPTURE(int(kerbCase.kind));
+      WheelSettings wheel = wheelWith(kerbCase.kind);
+      wheel.groundQuery = kerbCase.kind;
+      WheelQuerySettings uncached;
+      uncached.cache = false;
+      GroundQuerySlot slot(wheel, uncached);
+      const btScalar flat = lengthAt(slot.ground(), world.world(), -3, topHeight);
+      REQUIRE(std::fabs(flat - 0.2f) < 1e-5f);
+      btScalar onset = -1;
+      for (int millimetre = 600; millimetre >= -10; --millimetre) {
+        const btScalar z = edge - millimetre * 0.001f;
+        if (lengthAt(slot.ground(), world.world(), z, topHeight) < flat - 1e-4f) {
+          onset = edge - z;
+          break;
+        }
+      }
+      CAPTURE(onset);
+      CHECK(std::fabs(onset - kerbCase.expectedOnset) < kerbCase.tolerance);
+    }
+  }
+}
+
+TEST_CASE("a 25 cm trench under the wheel: a cylinder sags by R - sqrt(R^2 - (w/2)^2) at most, a ray drops in") {
+  // Across a trench of width w narrower than the wheel, the cylinder rests on both edges: its
+  // centre sinks R - sqrt(R^2 - (w/2)^2) = 24.6 mm for R = 0.33 m, w = 0.25 m, the most when it
+  // is centred. A ray finds the trench's bottom, 0.5 m down: beyond full travel, no ground.
+  // Budget: the edge contacts are solved exactly; 0.1 mm for float rounding, 1 mm for the
+  // scan's sampling of the deepest point.
+  const btScalar width = 0.25f, trenchStart = 2;
+  ProfileGround trench({{-10, 0}, {trenchStart, 0}, {trenchStart, -0.5f}, {trenchStart + width, -0.5f},
+                        {trenchStart + width, 0}, {10, 0}});
+  TestWorld world;
+  world.world().addCollisionObject(&trench.object);
+  world.world().updateAabbs();
+  const btScalar topHeight = kRadius + 0.2f;
+  const btScalar sag = kRadius - std::sqrt(kRadius * kRadius - width * width / 4);
+  WheelQuerySettings uncached;
+  uncached.cache = false;
+  GroundQuerySlot cylinder(wheelWith(GroundQueryKind::Cylinder), uncached);
+  GroundQuerySlot ray(wheelWith(GroundQueryKind::Ray), uncached);
+  const btScalar centre = trenchStart + width / 2;
+  CHECK(std::fabs(lengthAt(cylinder.ground(), world.world(), centre, topHeight) - (0.2f + sag)) < 1e-4f);
+  btScalar deepest = 0;
+  for (int millimetre = -400; millimetre <= 400; ++millimetre) {
+    const btScalar length = lengthAt(cylinder.ground(), world.world(), centre + millimetre * 0.001f, topHeight);
+    REQUIRE(length > 0);
+    deepest = std::max(deepest, length - 0.2f);
+  }
+  CHECK(deepest < sag + 0.001f);
+  CHECK(lengthAt(ray.ground(), world.world(), centre, topHeight) == -1);
+}

@@ -175,6 +175,16 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
           }
         }
       }
+      if (!onFace && gotTriangle) {  // an edge or corner of the triangle
+        btScalar edgeDistance = 0;
+        btVector3 edgeNormal, edgePoint;
+        if (touchEdge(triangle, point, normal, edgeDistance, edgeNormal, edgePoint)) {
+          onFace = true;  // placed exactly, on an edge
+          normal = edgeNormal;
+          point = edgePoint;
+          distance = edgeDistance;
+        }
+      }
       if (!onFace) {
         btVector3 touchingPoint;
         btScalar planeDistance = 0;
@@ -216,6 +226,58 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     const Support support = supportAlong(shape_, axle_, normal);
     distance = (support.extent - normal.dot(start_ - pointOnPlane)) / approach;
     touchingPoint = start_ + down_ * distance + support.offset;
+    return true;
+  }
+
+  // Where along the cast the shape first touches the triangle edge nearest to Bullet's point
+  // `hitPoint`. A smooth shape touches a line with a normal square to it, so for a sphere, and
+  // for a cylinder whose axle runs along the edge (a kerb square to the wheel), the touch is
+  // where the shape's centre (axis) comes within its radius of the line: exact. For a cylinder
+  // meeting an edge at an angle (a rim corner on a kerb taken diagonally) the cast's normal is
+  // made square to the edge and the touch refined against its plane.
+  bool touchEdge(const btVector3 (&triangle)[3], const btVector3& hitPoint,
+                 const btVector3& hitNormal, btScalar& distance, btVector3& normal,
+                 btVector3& point) const {
+    int nearest = 0;
+    btScalar nearestDistance2 = SIMD_INFINITY;
+    for (int edge = 0; edge < 3; ++edge) {
+      const btVector3& a = triangle[edge];
+      const btVector3 along = triangle[(edge + 1) % 3] - a;
+      const btScalar length2 = along.length2();
+      if (!(length2 > 0)) continue;
+      const btScalar s = std::clamp(along.dot(hitPoint - a) / length2, btScalar(0), btScalar(1));
+      const btScalar distance2 = (a + along * s - hitPoint).length2();
+      if (distance2 < nearestDistance2) {
+        nearestDistance2 = distance2;
+        nearest = edge;
+      }
+    }
+    const btVector3& a = triangle[nearest];
+    btVector3 edge = triangle[(nearest + 1) % 3] - a;
+    const btScalar edgeLength = edge.length();
+    if (!(edgeLength > SIMD_EPSILON)) return false;
+    edge /= edgeLength;
+    const bool lineContact = !shape_.cylinder || std::fabs(edge.dot(axle_)) > btScalar(0.9999);
+    if (!lineContact) {
+      normal = hitNormal - edge * edge.dot(hitNormal);
+      if (!(normal.length2() > SIMD_EPSILON)) return false;
+      normal.normalize();
+      if (normal.dot(down_) > 0) normal = -normal;
+      return touch(normal, hitPoint, distance, point);
+    }
+    // |P (start + down t - a)| = radius, P removing the part along the edge.
+    const btVector3 u = (start_ - a) - edge * edge.dot(start_ - a);
+    const btVector3 v = down_ - edge * edge.dot(down_);
+    const btScalar vv = v.dot(v), uv = u.dot(v), uu = u.dot(u);
+    if (!(vv > SIMD_EPSILON)) return false;  // the edge runs along the cast
+    const btScalar discriminant = uv * uv - vv * (uu - shape_.radius * shape_.radius);
+    if (discriminant < 0) return false;
+    distance = (-uv - std::sqrt(discriminant)) / vv;
+    const btVector3 centre = start_ + down_ * distance;
+    const btScalar along = edge.dot(centre - a);
+    if (along < 0 || along > edgeLength) return false;  // past the edge's end: a corner
+    point = a + edge * along;
+    normal = (centre - point) / shape_.radius;
     return true;
   }
 

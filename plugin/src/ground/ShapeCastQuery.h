@@ -12,8 +12,14 @@
 //   cylinder's R sqrt(1 - (a.n)^2) + w/2 |a.n| for axle a) gives the exact distance at which it
 //   touches. On a triangle mesh the hit triangle's own face normal replaces the cast's whenever
 //   the touching point lies inside that triangle, so a wheel on a flat or tilted face gets the
-//   face's normal and length exactly; at an edge (a kerb's) the cast's normal is kept, and a
-//   kerb edge pushes the wheel up and back.
+//   face's normal and length exactly. At a triangle's edge (a kerb's, a trench's) the touch is
+//   solved exactly: a smooth shape meets a line where its centre (a cylinder's axis, when the
+//   edge runs along the axle) comes within its radius of the line, with the normal from the
+//   line to the centre, so a kerb edge pushes the wheel up and back and a wheel starts to climb
+//   a kerb of height h sqrt(2 R h - h^2) before its edge (Bullet's rounded cylinder rose 28 to
+//   51 mm early). An edge met at an angle by a cylinder (a rim corner) keeps the cast's normal,
+//   made square to the edge. Other shapes' hits (boxes, compounds) are refined against the
+//   plane Bullet reports.
 // - Several triangles of one seam report nearly the same distance: the refined distances
 //   decide, so coplanar triangles give one normal and no bump.
 // - A contact whose normal leans more than WheelSettings::maxSlope from the chassis' up axis (a
