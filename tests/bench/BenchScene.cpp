@@ -33,7 +33,7 @@ btVector3 wheelPosition(int wheel) {
   return btVector3(-right, kAttachmentUp, forward);  // right is -X when Z is forward and Y up
 }
 
-VehicleSettings raycarSettings(bool cache) {
+VehicleSettings raycarSettings(bool cache, GroundQueryKind query = GroundQueryKind::Ray) {
   VehicleSettings settings;
   for (int i = 0; i < 4; ++i) {
     WheelSettings wheel;
@@ -46,6 +46,7 @@ VehicleSettings raycarSettings(bool cache) {
     wheel.axle = i < 2 ? 0 : 1;
     wheel.driving = i >= 2;
     wheel.steering = i < 2 ? SteerMode::Steered : SteerMode::Fixed;
+    wheel.groundQuery = query;
     settings.wheels.push_back(wheel);
   }
   settings.wheelQuery.cache = cache;
@@ -112,6 +113,12 @@ Fleet::Fleet(BenchWorld& world, FleetKind kind, int count, int threads)
         raycars_.push_back(
             std::make_unique<RaycastVehicle>(body, raycarSettings(kind == FleetKind::Raycar)));
         break;
+      case FleetKind::RaycarSphere:
+      case FleetKind::RaycarCylinder:
+        raycars_.push_back(std::make_unique<RaycastVehicle>(
+            body, raycarSettings(true, kind == FleetKind::RaycarSphere ? GroundQueryKind::Sphere
+                                                                       : GroundQueryKind::Cylinder)));
+        break;
       case FleetKind::RaycarGroup:
         group_->addVehicle(body, raycarSettings(true));
         break;
@@ -141,6 +148,8 @@ void Fleet::updateVehicles(btCollisionWorld* world, btScalar dt) {
   switch (kind_) {
     case FleetKind::Raycar:
     case FleetKind::RaycarNoCache:
+    case FleetKind::RaycarSphere:
+    case FleetKind::RaycarCylinder:
       for (auto& car : raycars_) car->updateAction(world, dt);
       break;
     case FleetKind::RaycarGroup:

@@ -64,6 +64,8 @@ class TimedVehicles final : public btActionInterface {
 enum class FleetKind {
   Raycar,          // RaycastVehicle::updateAction per car, in order
   RaycarNoCache,   // the same with WheelQuerySettings::cache off (a full rayTest per wheel)
+  RaycarSphere,    // the same with every wheel's ground query a sphere cast
+  RaycarCylinder,  // the same with every wheel's ground query a cylinder cast
   RaycarGroup,     // one VehicleGroup, `threads` threads
   Bullet,          // btRaycastVehicle::updateAction per car
 };

@@ -5,6 +5,7 @@
 // vehicle updates alone (BenchScene.h):
 //   raycar          RaycastVehicle::updateAction, cached wheel queries (the default)
 //   raycar_nocache  the same with a full rayTest per wheel
+//   raycar_sphere, raycar_cylinder  the same with sphere or cylinder wheels (--profile only)
 //   group1, group2  a VehicleGroup on one and on two threads
 //   bullet          btRaycastVehicle::updateAction
 //   rays4           four plain btCollisionWorld::rayTest calls per car, cast beside the raycar
@@ -47,6 +48,8 @@ HillTerrain& terrainWithCells(btScalar cell) {
 
 FleetKind fleetKind(const std::string& kind) {
   if (kind == "raycar_nocache") return FleetKind::RaycarNoCache;
+  if (kind == "raycar_sphere") return FleetKind::RaycarSphere;
+  if (kind == "raycar_cylinder") return FleetKind::RaycarCylinder;
   if (kind == "group1" || kind == "group2") return FleetKind::RaycarGroup;
   if (kind == "bullet") return FleetKind::Bullet;
   return FleetKind::Raycar;
