@@ -53,15 +53,34 @@ VehicleSettings raycarSettings(bool cache, GroundQueryKind query = GroundQueryKi
   return settings;
 }
 
+// The centre of car `index`'s cell: the N cars fill the middle of the terrain, a square block of
+// cells, so that none drives near its edge (a single car once stood in the corner cell and,
+// drifting off its circle, fell off the terrain within 5 s: the N = 1 figures timed a falling
+// car).
+btVector3 cellCentre(int index, int count) {
+  const int side = std::max(1, int(std::ceil(std::sqrt(double(count)))));
+  const int offset = (kCellsPerRow - std::min(side, kCellsPerRow)) / 2;
+  const int column = offset + index % side, row = offset + index / side;
+  const btScalar first = -kCellSpacing * (kCellsPerRow - 1) / 2;
+  return btVector3(first + column * kCellSpacing, 0, first + row * kCellSpacing);
+}
+
 // Where car `index` starts: on the west edge of its circle, heading north (+Z), a little above
 // its resting height.
-btTransform startPose(int index) {
-  const int column = index % kCellsPerRow, row = index / kCellsPerRow;
-  const btScalar first = -kCellSpacing * (kCellsPerRow - 1) / 2;
-  const btScalar x = first + column * kCellSpacing - kCircleRadius;
-  const btScalar z = first + row * kCellSpacing;
+btTransform startPose(int index, int count) {
+  const btVector3 centre = cellCentre(index, count);
+  const btScalar x = centre.x() - kCircleRadius, z = centre.z();
   const btScalar y = HillTerrain::height(x, z) + kCenterOfMassHeight + 0.05f;
   return btTransform(btQuaternion::getIdentity(), btVector3(x, y, z));
+}
+
+// The steer angle (rad, > 0 left) that holds a car on its circle: the circle's own angle plus a
+// correction for the distance from it (the slopes push a car with a fixed steer off its circle).
+btScalar circleSteer(const btRigidBody& chassis, const btVector3& centre) {
+  btVector3 offset = chassis.getCenterOfMassPosition() - centre;
+  offset.setY(0);
+  const btScalar radialError = offset.length() - kCircleRadius;  // m, > 0 outside
+  return std::clamp(kSteerAngle + 0.15f * radialError, btScalar(0), btScalar(0.6f));
 }
 
 btScalar forwardSpeed(const btRigidBody& chassis) {
@@ -101,7 +120,8 @@ Fleet::Fleet(BenchWorld& world, FleetKind kind, int count, int threads)
   }
   for (int i = 0; i < count; ++i) {
     btRigidBody::btRigidBodyConstructionInfo info(kMass, nullptr, chassisShape_.get(), inertia);
-    info.m_startWorldTransform = startPose(i);
+    info.m_startWorldTransform = startPose(i, count);
+    cellCentres_.push_back(cellCentre(i, count));
     info.m_friction = 0.5f;
     chassis_.push_back(std::make_unique<btRigidBody>(info));
     btRigidBody& body = *chassis_.back();
@@ -169,15 +189,17 @@ void Fleet::drive() {
       const btScalar force = std::clamp(1500 * speedError, btScalar(-1500), btScalar(4000));
       car.applyEngineForce(force, 2);
       car.applyEngineForce(force, 3);
-      car.setSteeringValue(kSteerAngle, 0);
-      car.setSteeringValue(kSteerAngle, 1);
+      const btScalar steer = circleSteer(*chassis_[size_t(i)], cellCentres_[size_t(i)]);
+      car.setSteeringValue(steer, 0);
+      car.setSteeringValue(steer, 1);
       continue;
     }
     RaycastVehicle& car = kind_ == FleetKind::RaycarGroup ? group_->vehicle(i) : *raycars_[size_t(i)];
     DriverInput input;
     input.pedal = std::clamp(0.2f + 0.3f * speedError, btScalar(0), btScalar(1));
     input.brake = std::clamp(-0.2f * speedError, btScalar(0), btScalar(1));
-    input.steer = kSteerAngle / btRadians(car.settings().steering.maxSteer);
+    input.steer = circleSteer(*chassis_[size_t(i)], cellCentres_[size_t(i)]) /
+                  btRadians(car.settings().steering.maxSteer);
     car.setInput(input);
   }
 }

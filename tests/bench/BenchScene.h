@@ -94,6 +94,7 @@ class Fleet {
   FleetKind kind_;
   std::unique_ptr<btBoxShape> chassisShape_;
   std::vector<std::unique_ptr<btRigidBody>> chassis_;
+  std::vector<btVector3> cellCentres_;  // each car's circle
   std::vector<std::unique_ptr<RaycastVehicle>> raycars_;
   std::unique_ptr<VehicleGroup> group_;
   btRaycastVehicle::btVehicleTuning tuning_;

@@ -238,6 +238,15 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
     seconds += fleet.step();
     if (kind == "rays4") seconds += castFloorRays(world, fleet);
   }
+  // A car that left the terrain falls, costing next to nothing: such a figure means nothing.
+  int onTerrain = 0;
+  for (int c = 0; c < fleet.count(); ++c) {
+    const btVector3 position = fleet.chassis(c).getCenterOfMassPosition();
+    onTerrain += std::fabs(position.x()) < kTerrainSize / 2 && std::fabs(position.z()) < kTerrainSize / 2 &&
+                 position.y() > HillTerrain::height(position.x(), position.z()) - 1;
+  }
+  if (onTerrain < fleet.count())
+    print("%d of %d cars left the terrain: this figure is not valid\n", fleet.count() - onTerrain, fleet.count());
   print("%s: %d vehicles, %d steps, %.3f us per vehicle-step (rays4: with the raycar update)\n",
         kind.c_str(), vehicles, steps, seconds / steps / vehicles * 1e6);
   return 0;
