@@ -127,9 +127,8 @@ bool insideTriangle(const btVector3 (&v)[3], const btVector3& point) {
 class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
  public:
   ShapeHitCallback(const ShapeCastQuery::Geometry& shape, const btVector3& start,
-                   const btVector3& down, const btVector3& axle, btScalar castLength,
-                   const btCollisionObject* ignored)
-      : shape_(shape), start_(start), down_(down), axle_(axle), castLength_(castLength),
+                   const btVector3& down, const btVector3& axle, const btCollisionObject* ignored)
+      : shape_(shape), start_(start), down_(down), axle_(axle), castLength_(shape.castLength()),
         ignored_(ignored) {}
 
   bool needsCollision(btBroadphaseProxy* proxy) const override {
@@ -150,50 +149,12 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     if (normal.dot(down_) > 0) normal = -normal;  // out of the ground, against the cast
     btVector3 point = result.m_hitPointLocal;     // world for convex casts
     btScalar distance = result.m_hitFraction * castLength_;
-    if (!(result.m_hitFraction > 0)) {
+    if (result.m_hitFraction > 0) {
+      place(object, result.m_localShapeInfo, normal, point, distance);
+    } else {
       // Overlapping at the start: Bullet's point is not to be trusted, its normal still sorts a
       // wall (steep) from the ground; the touching point is taken below the shape's centre.
       point = start_ + down_ * shape_.radius;
-    } else {
-      btVector3 triangle[3];
-      bool onFace = false;
-      const bool gotTriangle = hitTriangle(object, result.m_localShapeInfo, triangle);
-      if (gotTriangle) {
-        btVector3 faceNormal = (triangle[1] - triangle[0]).cross(triangle[2] - triangle[0]);
-        if (faceNormal.length2() > SIMD_EPSILON) {
-          faceNormal.normalize();
-          if (faceNormal.dot(down_) > 0) faceNormal = -faceNormal;
-          btScalar faceDistance = 0;
-          btVector3 facePoint(0, 0, 0);
-          const bool touched = touch(faceNormal, triangle[0], faceDistance, facePoint);
-          if (touched &&
-              insideTriangle(triangle, facePoint)) {
-            onFace = true;
-            normal = faceNormal;
-            point = facePoint;
-            distance = faceDistance;
-          }
-        }
-      }
-      if (!onFace && gotTriangle) {  // an edge or corner of the triangle
-        btScalar edgeDistance = 0;
-        btVector3 edgeNormal, edgePoint;
-        if (touchEdge(triangle, point, normal, edgeDistance, edgeNormal, edgePoint)) {
-          onFace = true;  // placed exactly, on an edge
-          normal = edgeNormal;
-          point = edgePoint;
-          distance = edgeDistance;
-        }
-      }
-      if (!onFace) {
-        btVector3 touchingPoint;
-        btScalar planeDistance = 0;
-        if (touch(normal, point, planeDistance, touchingPoint)) {
-          distance = planeDistance;
-          point = touchingPoint;
-        }
-      }
-      distance = std::max(distance, btScalar(0));
     }
     // A wall, a kerb's face: not ground; Bullet goes on to the hits behind it.
     if (-normal.dot(down_) < shape_.cosMaxSlope) return m_closestHitFraction;
@@ -217,6 +178,36 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   const btCollisionObject* object() const { return object_; }
 
  private:
+  // Replaces Bullet's hit (normal, point, cast distance) by the exact touch: on a mesh, against
+  // the hit triangle's face when the touching point lies inside it, else against its nearest
+  // edge; on any other shape, against the plane Bullet reports.
+  void place(const btCollisionObject& object, const btCollisionWorld::LocalShapeInfo* info,
+             btVector3& normal, btVector3& point, btScalar& distance) const {
+    btVector3 triangle[3];
+    btScalar placedDistance = 0;
+    btVector3 placedNormal(0, 0, 0), placedPoint(0, 0, 0);
+    bool placed = false;
+    if (hitTriangle(object, info, triangle)) {
+      placedNormal = (triangle[1] - triangle[0]).cross(triangle[2] - triangle[0]);
+      if (placedNormal.length2() > SIMD_EPSILON) {
+        placedNormal.normalize();
+        if (placedNormal.dot(down_) > 0) placedNormal = -placedNormal;
+        placed = touch(placedNormal, triangle[0], placedDistance, placedPoint) &&
+                 insideTriangle(triangle, placedPoint);
+      }
+      if (!placed)  // an edge or a corner of the triangle
+        placed = touchEdge(triangle, point, normal, placedDistance, placedNormal, placedPoint);
+    }
+    if (!placed) {
+      placedNormal = normal;
+      placed = touch(normal, point, placedDistance, placedPoint);
+    }
+    if (!placed) return;  // the cast runs along the plane: Bullet's answer stands
+    normal = placedNormal;
+    point = placedPoint;
+    distance = std::max(placedDistance, btScalar(0));
+  }
+
   // Where along the cast the shape first touches the plane (normal, pointOnPlane): the cast
   // distance (m) and the touching point. False when the cast runs along the plane.
   bool touch(const btVector3& normal, const btVector3& pointOnPlane, btScalar& distance,
@@ -283,7 +274,7 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
 
   const ShapeCastQuery::Geometry& shape_;
   btVector3 start_, down_, axle_;
-  btScalar castLength_;
+  btScalar castLength_;  // m, shape_.castLength()
   const btCollisionObject* ignored_;
   bool found_ = false;
   btScalar distance_ = 0;
@@ -299,14 +290,13 @@ ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel) {
   shape.radius = shape.cylinder || !(wheel.queryRadius > 0) ? wheel.radius : wheel.queryRadius;
   shape.halfWidth = shape.cylinder ? wheel.width / 2 : 0;
   shape.offset = wheel.radius - shape.radius;
-  shape.lift = shape.radius;
   shape.travel = wheel.suspensionMaxLength;
   shape.cosMaxSlope = std::cos(wheel.maxSlope * kDegree);
   if (shape.cylinder)
     shape_ = std::make_unique<btCylinderShapeX>(btVector3(shape.halfWidth, shape.radius, shape.radius));
   else
     shape_ = std::make_unique<btSphereShape>(shape.radius);
-  reach_ = std::sqrt(shape.radius * shape.radius + shape.halfWidth * shape.halfWidth) + shape.lift;
+  reach_ = shape.boundingRadius() + shape.lift();
 }
 
 ShapeCastQuery::Cast ShapeCastQuery::castFor(const GroundSweep& sweep) const {
@@ -320,7 +310,7 @@ ShapeCastQuery::Cast ShapeCastQuery::castFor(const GroundSweep& sweep) const {
                           cast.axle.y(), up.y(), third.y(),
                           cast.axle.z(), up.z(), third.z());
   const Geometry& shape = geometry_;
-  cast.start = btTransform(basis, sweep.from + cast.down * (shape.offset - shape.lift));
+  cast.start = btTransform(basis, sweep.from + cast.down * (shape.offset - shape.lift()));
   cast.end = btTransform(basis, sweep.from + cast.down * (shape.offset + shape.travel));
   return cast;
 }
@@ -330,7 +320,7 @@ WheelRayHit ShapeCastQuery::hitFrom(bool found, btScalar distance, const btVecto
                                     const btCollisionObject* object) const {
   const Geometry& shape = geometry_;
   // The suspension length the touching shape gives; past full extension there is no ground.
-  const btScalar length = distance - shape.lift;
+  const btScalar length = distance - shape.lift();
   if (!found || length > shape.travel) return WheelRayHit{};
   WheelRayHit hit;
   hit.hit = true;
@@ -345,14 +335,13 @@ WheelRayHit ShapeCastQuery::hitFrom(bool found, btScalar distance, const btVecto
 bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& sweep,
                                 bool offMainThread, WheelRayHit& hit) {
   const Cast cast = castFor(sweep);
-  const btScalar castLength = geometry_.lift + geometry_.travel;
   btVector3 boxMin = cast.start.getOrigin(), boxMax = boxMin;
   boxMin.setMin(cast.end.getOrigin());
   boxMax.setMax(cast.end.getOrigin());
-  const btScalar size = reach_ - geometry_.lift;  // the shape's bounding radius
+  const btScalar size = geometry_.boundingRadius();
   boxMin -= btVector3(size, size, size);
   boxMax += btVector3(size, size, size);
-  ShapeHitCallback callback(geometry_, cast.start.getOrigin(), cast.down, cast.axle, castLength,
+  ShapeHitCallback callback(geometry_, cast.start.getOrigin(), cast.down, cast.axle,
                             nearby.chassis());
   for (const NearbyObject& candidate : nearby.objects()) {
     if (!TestAabbAgainstAabb2(boxMin, boxMax, candidate.leaf->volume.Mins(),
@@ -374,8 +363,7 @@ bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& s
 WheelRayHit ShapeCastQuery::castInWorld(btCollisionWorld& world, const GroundSweep& sweep,
                                         const btCollisionObject* chassis) const {
   const Cast cast = castFor(sweep);
-  ShapeHitCallback callback(geometry_, cast.start.getOrigin(), cast.down, cast.axle,
-                            geometry_.lift + geometry_.travel, chassis);
+  ShapeHitCallback callback(geometry_, cast.start.getOrigin(), cast.down, cast.axle, chassis);
   world.convexSweepTest(shape_.get(), cast.start, cast.end, callback, 0);
   return hitFrom(callback.found(), callback.distance(), callback.point(),
                  callback.normal(), callback.object());

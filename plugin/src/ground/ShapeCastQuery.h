@@ -34,6 +34,7 @@
 
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 
+#include <cmath>
 #include <memory>
 
 #include "ground/GroundQuery.h"
@@ -58,8 +59,11 @@ class ShapeCastQuery final : public GroundQuery {
     btScalar radius = 0;     // m: the sphere's, or the cylinder's (the wheel's)
     btScalar halfWidth = 0;  // m, cylinder
     btScalar offset = 0;     // m: shape centre below the wheel centre (sphere smaller than wheel)
-    btScalar lift = 0;       // m: the cast starts this far above the suspension top
     btScalar travel = 0;     // m: len_max
+    // m: the cast starts one shape radius above the suspension top (the file's top says why)
+    btScalar lift() const { return radius; }
+    btScalar castLength() const { return lift() + travel; }  // m
+    btScalar boundingRadius() const { return std::sqrt(radius * radius + halfWidth * halfWidth); }
     btScalar cosMaxSlope = 0;
   };
   const Geometry& geometry() const { return geometry_; }

@@ -110,6 +110,8 @@ void VehicleRuntime::shapeInput(btScalar dt) {
 void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMainThread) {
   const btTransform& transform = chassis->getWorldTransform();
   const btVector3 down = -(transform.getBasis() * settings.axes.up);
+  const btVector3 forward = transform.getBasis() * settings.axes.forward;
+  const btVector3 right = forward.cross(-down);
   btVector3 boxMin, boxMax;  // around all sweeps
   for (size_t i = 0; i < wheels.size(); ++i) {
     Wheel& wheel = wheels[i];
@@ -124,10 +126,9 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
     boxMin.setMin(sweep.to - pad);
     boxMax.setMax(sweep.from + pad);
     boxMax.setMax(sweep.to + pad);
-    if (reach > 0) {  // a shape: it turns with the steering (rolling forward turns it left)
-      const btVector3 forward = transform.getBasis() * settings.axes.forward;
-      const btVector3 right = forward.cross(-down);
-      sweep.axle = right * std::cos(wheel.state.steerAngle) + forward * std::sin(wheel.state.steerAngle);
+    if (reach > 0) {  // a shape: it turns with the steering (a left turn swings right forward)
+      wheel.updateSteerTrig();
+      sweep.axle = right * wheel.steerCos + forward * wheel.steerSin;
     }
   }
   if (!nearby || wheels.empty() || !nearby->gather(world, *chassis, boxMin, boxMax)) return;

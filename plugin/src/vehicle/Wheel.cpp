@@ -48,11 +48,7 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
     return;
   }
   const btVector3& normal = state.contactNormal;
-  if (state.steerAngle != trigSteer) {  // the steering moved: recompute, else reuse
-    trigSteer = state.steerAngle;
-    steerCos = std::cos(state.steerAngle);
-    steerSin = std::sin(state.steerAngle);
-  }
+  updateSteerTrig();
   const btVector3 wheelForward = forward * steerCos + left * steerSin;
   btVector3 longitudinal = wheelForward - normal * normal.dot(wheelForward);
   // A wheel whose forward axis stands on the ground's normal (a wall) has no rolling

@@ -5,6 +5,7 @@
 // One object instead of an array per quantity: a step then reads one place per wheel, which
 // matters when a thousand cars each come round once per step with nothing left in the cache.
 
+#include <cmath>
 #include <memory>
 
 #include "ground/GroundQuerySlot.h"
@@ -68,10 +69,18 @@ struct Wheel {
   // steady stop or launch. Zero while the assist is idle.
   btScalar antiLockIntegral = 0;
   btScalar tractionIntegral = 0;
-  // cos and sin of the wheel's steer angle, recomputed only when the angle changes
+  // cos and sin of the wheel's steer angle (updateSteerTrig)
   btScalar trigSteer = 0;
   btScalar steerCos = 1;
   btScalar steerSin = 0;
+  // Recomputes steerCos and steerSin only when the steer angle changed: the ground query (a
+  // shape's axle) and the contact (the rolling direction) both turn with it.
+  void updateSteerTrig() {
+    if (state.steerAngle == trigSteer) return;
+    trigSteer = state.steerAngle;
+    steerCos = std::cos(state.steerAngle);
+    steerSin = std::sin(state.steerAngle);
+  }
 
   // This wheel's parts of the step, in stage order (StepStages.h).
   // ApplyGround: the ground query's hit into the contact and the suspension length.
