@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -202,13 +203,45 @@ struct ProfileGround {
   }
 };
 
+// Both routes of a query for one sweep: castNearby (the cached route when the query caches) and
+// castInWorld (Bullet's casts through the world); the test compares them.
+struct BothRoutes {
+  WheelRayHit nearby, world;
+};
+BothRoutes castBothRoutes(GroundQuery& query, btCollisionWorld& world, const GroundSweep& sweep) {
+  btCollisionObject chassis;  // not in the world: the gather only skips it
+  btVector3 boxMin = sweep.from, boxMax = sweep.from;
+  boxMin.setMin(sweep.to);
+  boxMax.setMax(sweep.to);
+  const btScalar reach = query.reach();
+  NearbyGround nearby;
+  BothRoutes hits;
+  REQUIRE(nearby.gather(world, chassis, boxMin - btVector3(reach, reach, reach),
+                        boxMax + btVector3(reach, reach, reach)));
+  REQUIRE(query.castNearby(nearby, sweep, false, hits.nearby));
+  hits.world = query.castInWorld(world, sweep, &chassis);
+  return hits;
+}
+
+// Budget for "the same contact" from the two routes: both place a triangle's touch with the same
+// closed form; single-precision rounding of metre-sized values.
+constexpr btScalar kSameContact = 1e-5f;  // m, and for the normal
+
+bool sameContact(const WheelRayHit& a, const WheelRayHit& b) {
+  if (a.hit != b.hit) return false;
+  return !a.hit || (a.object == b.object && std::fabs(a.distance - b.distance) < kSameContact &&
+                    (a.normal - b.normal).length() < kSameContact &&
+                    (a.point - b.point).length() < kSameContact);
+}
+
 // The suspension length the wheel's query finds with its top at (0, topHeight, z), or -1 when it
-// finds no ground; the wheel rolls along +z with its axle along x.
+// finds no ground; the wheel rolls along +z with its axle along x. Both routes must agree.
 btScalar lengthAt(GroundQuery& query, btCollisionWorld& world, btScalar z, btScalar topHeight) {
   const btVector3 top(0, topHeight, z), down(0, -1, 0);
   const GroundSweep sweep{top, top + down * (kTravel + kRadius), btVector3(0, 0, 0), btVector3(1, 0, 0)};
-  const WheelRayHit hit = query.castInWorld(world, sweep, nullptr);
-  return hit.hit ? hit.distance - kRadius : btScalar(-1);
+  const BothRoutes hits = castBothRoutes(query, world, sweep);
+  CHECK(sameContact(hits.nearby, hits.world));
+  return hits.world.hit ? hits.world.distance - kRadius : btScalar(-1);
 }
 
 }  // namespace
@@ -217,8 +250,8 @@ TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 
   // A wheel of radius R touches the edge of a step of height h first when its centre is
   // sqrt(R^2 - (R - h)^2) before the edge. The wheel is moved toward the edge in 1 mm steps;
   // "rising" is a length 0.1 mm below the flat ground's. Budget: the 1 mm step and the 0.1 mm
-  // threshold; the shapes' edge contacts are solved exactly (ShapeCastQuery.cpp, touchEdge), not
-  // taken from Bullet's cast, whose rounded cylinder rose 28-51 mm early here.
+  // threshold; the shapes' edge contacts are solved exactly (TriangleSweep.h) on both routes,
+  // not taken from Bullet's cast, whose rounded cylinder rose 28-51 mm early here.
   const btScalar edge = 2;  // m, z of the kerb's face
   for (const btScalar kerbHeight : {0.05f, 0.12f}) {
     ProfileGround kerb({{-10, 0}, {edge, 0}, {edge, kerbHeight}, {10, kerbHeight}});
@@ -237,9 +270,7 @@ TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 
                                  Case{GroundQueryKind::Sphere, geometric, 0.0011f}}) {
       CAPTURE(kerbHeight);
       CAPTURE(int(kerbCase.kind));
-      WheelQuerySettings uncached;
-      uncached.cache = false;
-      GroundQuerySlot slot(wheelWith(kerbCase.kind), uncached);
+      GroundQuerySlot slot(wheelWith(kerbCase.kind), WheelQuerySettings{});
       const btScalar flat = lengthAt(slot.ground(), world.world(), -3, topHeight);
       REQUIRE(std::fabs(flat - 0.2f) < 1e-5f);
       btScalar onset = -1;
@@ -270,10 +301,8 @@ TEST_CASE("a 25 cm trench under the wheel: a cylinder sags by R - sqrt(R^2 - (w/
   world.world().updateAabbs();
   const btScalar topHeight = kRadius + 0.2f;
   const btScalar sag = kRadius - std::sqrt(kRadius * kRadius - width * width / 4);
-  WheelQuerySettings uncached;
-  uncached.cache = false;
-  GroundQuerySlot cylinder(wheelWith(GroundQueryKind::Cylinder), uncached);
-  GroundQuerySlot ray(wheelWith(GroundQueryKind::Ray), uncached);
+  GroundQuerySlot cylinder(wheelWith(GroundQueryKind::Cylinder), WheelQuerySettings{});
+  GroundQuerySlot ray(wheelWith(GroundQueryKind::Ray), WheelQuerySettings{});
   const btScalar centre = trenchStart + width / 2;
   CHECK(std::fabs(lengthAt(cylinder.ground(), world.world(), centre, topHeight) - (0.2f + sag)) < 1e-4f);
   btScalar deepest = 0;
@@ -284,4 +313,74 @@ TEST_CASE("a 25 cm trench under the wheel: a cylinder sags by R - sqrt(R^2 - (w/
   }
   CHECK(deepest < sag + 1e-4f);
   CHECK(lengthAt(ray.ground(), world.world(), centre, topHeight) == -1);
+}
+
+TEST_CASE("the cached shape query finds the contact Bullet's casts find, on bumps, steps and slopes") {
+  // A 16 m square of 0.5 m cells with random heights (+-8 cm), a 12 cm step across it at an
+  // angle and a 25 deg bank; 3000 sweeps of each shape at random places, headings, chassis tilts
+  // (up to 10 deg) and heights, in the order a wheel rolling about would make them (so the cache
+  // is kept and refreshed as in a drive). Each must give the contact castInWorld gives (Bullet's
+  // convex casts through the world, the triangles it reports placed by the same closed form):
+  // kSameContact.
+  constexpr int kCells = 32;
+  constexpr btScalar kCell = 0.5f;
+  std::mt19937 random(13);
+  std::uniform_real_distribution<float> unit(-1, 1);
+  auto height = [&](btScalar x, btScalar z) {
+    btScalar y = 0;
+    if (x + 0.3f * z > 1) y += 0.12f;              // the step
+    if (x < -4) y += (-4 - x) * std::tan(25 * kDegree);  // the bank
+    return y;
+  };
+  btTriangleMesh mesh;
+  std::vector<btScalar> bumps((kCells + 1) * (kCells + 1));
+  for (btScalar& bump : bumps) bump = 0.08f * unit(random);
+  auto corner = [&](int i, int j) {
+    const btScalar x = (i - kCells / 2) * kCell, z = (j - kCells / 2) * kCell;
+    return btVector3(x, height(x, z) + bumps[size_t(i * (kCells + 1) + j)], z);
+  };
+  for (int i = 0; i < kCells; ++i)
+    for (int j = 0; j < kCells; ++j) {
+      mesh.addTriangle(corner(i, j), corner(i + 1, j), corner(i + 1, j + 1));
+      mesh.addTriangle(corner(i, j), corner(i + 1, j + 1), corner(i, j + 1));
+    }
+  btBvhTriangleMeshShape shape(&mesh, true);
+  btCollisionObject ground;
+  ground.setCollisionShape(&shape);
+  TestWorld world;
+  world.world().addCollisionObject(&ground);
+  world.world().updateAabbs();
+  for (const GroundQueryKind kind : {GroundQueryKind::Sphere, GroundQueryKind::Cylinder}) {
+    GroundQuerySlot slot(wheelWith(kind), WheelQuerySettings{});
+    GroundQuery& query = slot.ground();
+    btVector3 position(0, 0, 0);
+    btScalar heading = 0;
+    int hits = 0, different = 0;
+    for (int i = 0; i < 3000; ++i) {
+      // A wheel wandering about: 5 cm a step, turning, now and then jumping elsewhere.
+      heading += 0.2f * unit(random);
+      position += btVector3(std::sin(heading), 0, std::cos(heading)) * 0.05f;
+      if (i % 500 == 0 || std::fabs(position.x()) > 6 || std::fabs(position.z()) > 6)
+        position = btVector3(5 * unit(random), 0, 5 * unit(random));
+      const btScalar tilt = 10 * kDegree * unit(random);
+      const btVector3 down = btVector3(0, -1, 0).rotate(btVector3(std::cos(heading), 0, -std::sin(heading)), tilt);
+      const btVector3 axle = btVector3(std::cos(heading), 0, -std::sin(heading)).rotate(btVector3(std::sin(heading), 0, std::cos(heading)), 0);
+      const btVector3 top = btVector3(position.x(), height(position.x(), position.z()) + 0.5f + 0.15f * unit(random), position.z());
+      const GroundSweep sweep{top, top + down * (kTravel + kRadius), btVector3(0, 0, 0),
+                              (axle - down * down.dot(axle)).normalized()};
+      const BothRoutes both = castBothRoutes(query, world.world(), sweep);
+      hits += both.world.hit;
+      if (!sameContact(both.nearby, both.world)) {
+        ++different;
+        CAPTURE(i);
+        CAPTURE(both.nearby.distance);
+        CAPTURE(both.world.distance);
+        CHECK(sameContact(both.nearby, both.world));
+      }
+    }
+    CAPTURE(int(kind));
+    CHECK(different == 0);
+    CHECK(hits > 2000);
+    CHECK(query.cachedTriangleCount() > 0);  // the cached route answered
+  }
 }

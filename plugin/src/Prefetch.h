@@ -27,6 +27,12 @@ inline void prefetchLine(const char* line) {
 #endif
 }
 
+// A block of memory to prefetch.
+struct PrefetchBlock {
+  const void* begin = nullptr;
+  std::size_t bytes = 0;
+};
+
 inline void prefetchBytes(const void* begin, std::size_t bytes) {
   constexpr std::size_t kCacheLine = 64;
   const char* address = static_cast<const char*>(begin);

@@ -16,7 +16,7 @@ constexpr btScalar kBroadphaseSlack = 0.01f;
 
 std::variant<WorldRayQuery, CachedRayQuery, ShapeCastQuery> queryFor(
     const WheelSettings& wheel, const WheelQuerySettings& settings) {
-  if (wheel.groundQuery != GroundQueryKind::Ray) return ShapeCastQuery(wheel);
+  if (wheel.groundQuery != GroundQueryKind::Ray) return ShapeCastQuery(wheel, settings);
   if (settings.cache) return CachedRayQuery(settings);
   return WorldRayQuery();
 }
@@ -64,35 +64,15 @@ GroundQuerySlot::GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySet
     : query_(queryFor(wheel, settings)) {}
 
 CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings)
-    : margin_(settings.margin),
-      capacity_(settings.maxCachedTriangles),
-      leaves_(size_t(kMeshes) * size_t(settings.maxCachedTriangles)),
-      triangles_(leaves_.size()) {
-  const size_t capacity = size_t(capacity_);
-  for (size_t i = 0; i < size_t(kMeshes); ++i)
-    caches_[i].attach(&leaves_[i * capacity], &triangles_[i * capacity], capacity_);
-  updatePrefetchBlocks();
-}
-
-MeshRayCache* CachedRayQuery::cacheFor(const NearbyGround& nearby, const btCollisionObject& object) {
-  for (MeshRayCache& cache : caches_)
-    if (cache.holds(object)) return &cache;
-  for (MeshRayCache& cache : caches_)
-    if (cache.empty()) return &cache;
-  // Reuse a cache whose mesh is no longer near the car.
-  for (MeshRayCache& cache : caches_) {
-    bool near = false;
-    for (const NearbyObject& other : nearby.objects()) near = near || cache.holds(*other.object);
-    if (!near) return &cache;
-  }
-  return nullptr;
+    : margin_(settings.margin), caches_(settings.maxCachedTriangles) {
+  caches_.describe(prefetchBlocks_);
 }
 
 bool CachedRayQuery::castNearby(const NearbyGround& nearby, const GroundSweep& sweep,
                                 bool offMainThread, WheelRayHit& hit) {
   const bool answered =
       castAmongNearby(nearby, sweep.from, sweep.to, sweep.displacement, offMainThread, hit);
-  updatePrefetchBlocks();
+  caches_.describe(prefetchBlocks_);
   return answered;
 }
 
@@ -114,7 +94,8 @@ bool CachedRayQuery::castAmongNearby(const NearbyGround& nearby, const btVector3
     // such a ray is left to the world's rayTest.
     if (object.getInternalType() == btCollisionObject::CO_SOFT_BODY) return false;
     WheelRayCallback result(from, to, nearby.chassis());
-    MeshRayCache* cache = MeshRayCache::canCache(object) ? cacheFor(nearby, object) : nullptr;
+    MeshRayCache* cache =
+        MeshRayCache::canCache(object) ? caches_.cacheFor(nearby.objects(), object) : nullptr;
     const bool cached =
         cache != nullptr && cache->cast(object, from, to, displacement, margin_, result);
     if (!cached) {
@@ -143,26 +124,9 @@ bool CachedRayQuery::castAmongNearby(const NearbyGround& nearby, const btVector3
   return true;
 }
 
-void CachedRayQuery::updatePrefetchBlocks() {
-  static_assert(2 * kMeshes <= kPrefetchBlocks, "a block for each cache's leaves and triangles");
-  const size_t capacity = size_t(capacity_);
-  for (size_t i = 0; i < size_t(kMeshes); ++i) {
-    const size_t count = caches_[i].empty() ? 0 : size_t(caches_[i].triangleCount());
-    prefetchBlocks_[2 * i] = {&leaves_[i * capacity], count * sizeof(CachedLeaf)};
-    prefetchBlocks_[2 * i + 1] = {&triangles_[i * capacity], count * sizeof(CachedTriangle)};
-  }
-}
-
 void CachedRayQuery::clear() {
-  for (MeshRayCache& cache : caches_) cache.clear();
-  updatePrefetchBlocks();
-}
-
-int CachedRayQuery::cachedTriangleCount() const {
-  int count = 0;
-  for (const MeshRayCache& cache : caches_)
-    if (!cache.empty()) count += cache.triangleCount();
-  return count;
+  caches_.clear();
+  caches_.describe(prefetchBlocks_);
 }
 
 }  // namespace raycar

@@ -95,12 +95,7 @@ class GroundQuery {
  protected:
   GroundQuery() = default;
   // The memory the next cast reads besides the object itself (kept current by the query).
-  struct PrefetchBlock {
-    const void* begin = nullptr;
-    size_t bytes = 0;
-  };
-  static constexpr int kPrefetchBlocks = 4;
-  PrefetchBlock prefetchBlocks_[kPrefetchBlocks];
+  PrefetchBlock prefetchBlocks_[MeshCacheSet::kPrefetchBlocks];
   btScalar reach_ = 0;
 };
 
@@ -117,31 +112,18 @@ class WorldRayQuery final : public GroundQuery {
 class CachedRayQuery final : public GroundQuery {
  public:
   explicit CachedRayQuery(const WheelQuerySettings& settings);
-  // Moving keeps the caches' storage (the vectors' buffers); a copy would share it.
-  CachedRayQuery(CachedRayQuery&&) = default;
-  CachedRayQuery& operator=(CachedRayQuery&&) = default;
-  CachedRayQuery(const CachedRayQuery&) = delete;
-  CachedRayQuery& operator=(const CachedRayQuery&) = delete;
   bool usesNearbyGround() const override { return true; }
   bool castNearby(const NearbyGround& nearby, const GroundSweep& sweep, bool offMainThread,
                   WheelRayHit& hit) override;
   void clear() override;
-  int cachedTriangleCount() const override;
+  int cachedTriangleCount() const override { return caches_.triangleCount(); }
 
  private:
-  // A wheel can stand where two mesh objects meet (terrain tiles); more meshes at once are
-  // tested through Bullet without a cache.
-  static constexpr int kMeshes = 2;
-  MeshRayCache* cacheFor(const NearbyGround& nearby, const btCollisionObject& object);
   bool castAmongNearby(const NearbyGround& nearby, const btVector3& from, const btVector3& to,
                        const btVector3& displacement, bool offMainThread, WheelRayHit& hit);
-  void updatePrefetchBlocks();  // after the caches changed
 
   btScalar margin_;  // m (WheelQuerySettings::margin)
-  int capacity_;     // triangles per mesh (WheelQuerySettings::maxCachedTriangles)
-  MeshRayCache caches_[kMeshes];
-  std::vector<CachedLeaf> leaves_;  // every cache's storage, allocated once
-  std::vector<CachedTriangle> triangles_;
+  MeshCacheSet caches_;  // WheelQuerySettings::maxCachedTriangles per mesh
 };
 
 }  // namespace raycar

@@ -100,15 +100,7 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
   btVector3 rayMin = fromLocal, rayMax = fromLocal;
   rayMin.setMin(toLocal);
   rayMax.setMax(toLocal);
-  const bool inside = rayMin.x() >= boxMin_.x() && rayMin.y() >= boxMin_.y() &&
-                      rayMin.z() >= boxMin_.z() && rayMax.x() <= boxMax_.x() &&
-                      rayMax.y() <= boxMax_.y() && rayMax.z() <= boxMax_.z();
-  if (!inside || !matchesKey(object, shape)) {
-    if (!refresh(object, shape, rayMin, rayMax, worldToMesh.getBasis() * displacement, margin)) {
-      clear();
-      return false;
-    }
-  }
+  if (!cover(object, rayMin, rayMax, worldToMesh.getBasis() * displacement, margin)) return false;
 
   // The ray's constants as btQuantizedBvh::walkStacklessQuantizedTreeAgainstRay computes them.
   const btQuantizedBvh& bvh = *shape.getOptimizedBvh();
@@ -152,8 +144,20 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
   return true;
 }
 
+bool MeshRayCache::cover(const btCollisionObject& object, const btVector3& boxMin,
+                         const btVector3& boxMax, const btVector3& displacement, btScalar margin) {
+  const btBvhTriangleMeshShape& shape = meshShape(object);
+  const bool inside = boxMin.x() >= boxMin_.x() && boxMin.y() >= boxMin_.y() &&
+                      boxMin.z() >= boxMin_.z() && boxMax.x() <= boxMax_.x() &&
+                      boxMax.y() <= boxMax_.y() && boxMax.z() <= boxMax_.z();
+  if (inside && matchesKey(object, shape)) return true;
+  if (refresh(object, shape, boxMin, boxMax, displacement, margin)) return true;
+  clear();
+  return false;
+}
+
 bool MeshRayCache::refresh(const btCollisionObject& object, const btBvhTriangleMeshShape& shape,
-                           const btVector3& rayMin, const btVector3& rayMax,
+                           const btVector3& wantedMin, const btVector3& wantedMax,
                            const btVector3& displacement, btScalar margin) {
   btVector3 ahead = displacement;
   for (int attempt = 0; attempt < kRefreshAttempts; ++attempt) {
@@ -161,9 +165,9 @@ bool MeshRayCache::refresh(const btCollisionObject& object, const btBvhTriangleM
       ahead.setZero();
       margin = 0;
     }
-    btVector3 boxMin = rayMin, boxMax = rayMax;
-    boxMin.setMin(rayMin + ahead);
-    boxMax.setMax(rayMax + ahead);
+    btVector3 boxMin = wantedMin, boxMax = wantedMax;
+    boxMin.setMin(wantedMin + ahead);
+    boxMax.setMax(wantedMax + ahead);
     boxMin -= btVector3(margin, margin, margin);
     boxMax += btVector3(margin, margin, margin);
     const btVector3 slack(kGatherSlack, kGatherSlack, kGatherSlack);
@@ -218,6 +222,48 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     ++count_;
   }
   return true;
+}
+
+MeshCacheSet::MeshCacheSet(int capacity)
+    : capacity_(capacity),
+      leaves_(size_t(kMeshes) * size_t(capacity)),
+      triangles_(leaves_.size()) {
+  for (size_t i = 0; i < size_t(kMeshes); ++i)
+    caches_[i].attach(&leaves_[i * size_t(capacity)], &triangles_[i * size_t(capacity)], capacity);
+}
+
+MeshRayCache* MeshCacheSet::cacheFor(const std::vector<NearbyObject>& nearby,
+                                     const btCollisionObject& object) {
+  for (MeshRayCache& cache : caches_)
+    if (cache.holds(object)) return &cache;
+  for (MeshRayCache& cache : caches_)
+    if (cache.empty()) return &cache;
+  for (MeshRayCache& cache : caches_) {
+    bool near = false;
+    for (const NearbyObject& other : nearby) near = near || cache.holds(*other.object);
+    if (!near) return &cache;
+  }
+  return nullptr;
+}
+
+void MeshCacheSet::clear() {
+  for (MeshRayCache& cache : caches_) cache.clear();
+}
+
+int MeshCacheSet::triangleCount() const {
+  int count = 0;
+  for (const MeshRayCache& cache : caches_)
+    if (!cache.empty()) count += cache.triangleCount();
+  return count;
+}
+
+void MeshCacheSet::describe(PrefetchBlock (&blocks)[kPrefetchBlocks]) const {
+  const size_t capacity = size_t(capacity_);
+  for (size_t i = 0; i < size_t(kMeshes); ++i) {
+    const size_t count = caches_[i].empty() ? 0 : size_t(caches_[i].triangleCount());
+    blocks[2 * i] = {&leaves_[i * capacity], count * sizeof(CachedLeaf)};
+    blocks[2 * i + 1] = {&triangles_[i * capacity], count * sizeof(CachedTriangle)};
+  }
 }
 
 }  // namespace raycar

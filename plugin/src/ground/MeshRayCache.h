@@ -29,6 +29,10 @@
 
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 
+#include <vector>
+
+#include "Prefetch.h"
+#include "ground/NearbyObjects.h"
 #include "ground/WheelRaycast.h"
 
 namespace raycar {
@@ -69,11 +73,22 @@ class MeshRayCache {
   bool cast(const btCollisionObject& object, const btVector3& from, const btVector3& to,
             const btVector3& displacement, btScalar margin, WheelRayCallback& result);
 
+  // Makes the cache hold every triangle of `object` whose BVH leaf overlaps [boxMin, boxMax]
+  // (mesh space), gathering again, around the box grown by `margin` and `displacement` (mesh
+  // space), when the box is not inside the cached one. False as for cast.
+  bool cover(const btCollisionObject& object, const btVector3& boxMin, const btVector3& boxMax,
+             const btVector3& displacement, btScalar margin);
+  // The cached leaves' boxes and triangles, `triangleCount()` of each, and the mesh's BVH (for
+  // its quantisation), valid after a successful cover.
+  const CachedLeaf* leaves() const { return leaves_; }
+  const CachedTriangle* triangles() const { return triangles_; }
+  const btQuantizedBvh& bvh() const { return *bvh_; }
+
  private:
   bool matchesKey(const btCollisionObject& object, const btBvhTriangleMeshShape& shape) const;
   bool refresh(const btCollisionObject& object, const btBvhTriangleMeshShape& shape,
-               const btVector3& rayMin, const btVector3& rayMax, const btVector3& displacement,
-               btScalar margin);
+               const btVector3& wantedMin, const btVector3& wantedMax,
+               const btVector3& displacement, btScalar margin);
   bool gather(const btBvhTriangleMeshShape& shape, const btVector3& boxMin, const btVector3& boxMax);
 
   CachedLeaf* leaves_ = nullptr;
@@ -90,6 +105,35 @@ class MeshRayCache {
   // Mesh space: rays whose box lies inside are answered from the triangles.
   btVector3 boxMin_{0, 0, 0};
   btVector3 boxMax_{0, 0, 0};
+};
+
+// One wheel's caches: a wheel can stand where two mesh objects meet (terrain tiles); more meshes
+// at once are tested through Bullet without a cache. The storage is allocated once.
+class MeshCacheSet {
+ public:
+  static constexpr int kMeshes = 2;
+  static constexpr int kPrefetchBlocks = 2 * kMeshes;  // each cache's leaves and triangles
+
+  explicit MeshCacheSet(int capacity);  // triangles per mesh
+  // Moving keeps the storage (the vectors' buffers); a copy would share it.
+  MeshCacheSet(MeshCacheSet&&) = default;
+  MeshCacheSet& operator=(MeshCacheSet&&) = default;
+  MeshCacheSet(const MeshCacheSet&) = delete;
+  MeshCacheSet& operator=(const MeshCacheSet&) = delete;
+
+  // The cache for `object` (canCache): the one holding it, else an empty one, else one whose mesh
+  // is no longer among `nearby`; null when every cache holds a nearby mesh.
+  MeshRayCache* cacheFor(const std::vector<NearbyObject>& nearby, const btCollisionObject& object);
+  void clear();
+  int triangleCount() const;
+  // The memory the next cast reads (after the caches changed).
+  void describe(PrefetchBlock (&blocks)[kPrefetchBlocks]) const;
+
+ private:
+  int capacity_;
+  MeshRayCache caches_[kMeshes];
+  std::vector<CachedLeaf> leaves_;
+  std::vector<CachedTriangle> triangles_;
 };
 
 }  // namespace raycar

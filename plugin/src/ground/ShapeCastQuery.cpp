@@ -7,6 +7,8 @@
 #include <BulletCollision/CollisionShapes/btTriangleMeshShape.h>
 #include <LinearMath/btAabbUtil2.h>
 
+#include "ground/TriangleSweep.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -17,43 +19,6 @@ constexpr btScalar kDegree = btScalar(SIMD_PI / 180);
 // m: hits whose cast distances lie this close to the best one are still reported by Bullet, so
 // that the refined distances of a seam's triangles can be compared.
 constexpr btScalar kSeamSlack = btScalar(1e-3);
-// Barycentric slack for "the touching point lies inside the triangle" (a point on a shared
-// edge belongs to both triangles; either gives the same plane when they are coplanar).
-constexpr btScalar kInsideSlack = btScalar(1e-6);
-
-// sin(5 deg): a plane leaning this far across a cylinder wheel has its touching point at the rim.
-constexpr btScalar kRimLean = btScalar(0.0872);
-
-// Where the shape touches the plane of normal `normal` (unit, pointing out of the ground toward
-// the wheel) first: its extent along -normal from its centre, and the touching point's offset.
-struct Support {
-  btScalar extent = 0;    // m
-  btVector3 offset{0, 0, 0};  // from the shape's centre to its touching point
-};
-
-Support supportAlong(const ShapeCastQuery::Geometry& shape, const btVector3& axle,
-                     const btVector3& normal) {
-  Support support;
-  if (!shape.cylinder) {
-    support.extent = shape.radius;
-    support.offset = -normal * shape.radius;
-    return support;
-  }
-  // The cylinder's rim: R along the normal's part across the axle, w/2 along the axle.
-  const btScalar along = axle.dot(normal);
-  btVector3 across = normal - axle * along;
-  const btScalar acrossLength = across.length();
-  support.extent = shape.radius * acrossLength + shape.halfWidth * std::fabs(along);
-  if (acrossLength > SIMD_EPSILON) across /= acrossLength;
-  // The touching point: on a plane square to the wheel, the middle of the tread; leaning across
-  // it, the rim on the low side. A rigid cylinder would jump there at the first hundredth of a
-  // degree of lean (and the contact force with it); a tire's patch moves there gradually, which
-  // this follows, reaching the rim at kRimLean. The extent above stays the rigid cylinder's.
-  const btScalar towardRim = std::clamp(along / kRimLean, btScalar(-1), btScalar(1));
-  support.offset = -across * shape.radius - axle * (shape.halfWidth * towardRim);
-  return support;
-}
-
 // The triangle a mesh hit names, in world space; false when the object is not a triangle mesh.
 bool hitTriangle(const btCollisionObject& object, const btCollisionWorld::LocalShapeInfo* info,
                  btVector3 (&vertices)[3]) {
@@ -109,27 +74,15 @@ bool hitTriangle(const btCollisionObject& object, const btCollisionWorld::LocalS
   return valid;
 }
 
-// Whether `point` (on the triangle's plane) lies inside the triangle: each of its barycentric
-// coordinates, the signed area it spans with an edge over the triangle's, is >= -kInsideSlack.
-bool insideTriangle(const btVector3 (&v)[3], const btVector3& point) {
-  const btVector3 twiceArea = (v[1] - v[0]).cross(v[2] - v[0]);
-  const btScalar scale = twiceArea.length2();
-  if (!(scale > 0)) return false;
-  for (int edge = 0; edge < 3; ++edge) {
-    const btVector3& a = v[edge];
-    const btVector3& b = v[(edge + 1) % 3];
-    if ((b - a).cross(point - a).dot(twiceArea) < -kInsideSlack * scale) return false;
-  }
-  return true;
-}
+}  // namespace
 
-// Bullet's convex-cast callback with the wheel's filter and the refinement of the file's top.
+// The closest ground the shape touches: from the cached triangles (offer) and from Bullet's
+// convex casts (addSingleResult), each hit placed exactly (file's top), steep ones rejected.
 class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
  public:
-  ShapeHitCallback(const ShapeCastQuery::Geometry& shape, const btVector3& start,
-                   const btVector3& down, const btVector3& axle, const btCollisionObject* ignored)
-      : shape_(shape), start_(start), down_(down), axle_(axle), castLength_(shape.castLength()),
-        ignored_(ignored) {}
+  ShapeHitCallback(const SweptShape& shape, btScalar cosMaxSlope, btScalar slack,
+                   const btCollisionObject* ignored)
+      : shape_(shape), cosMaxSlope_(cosMaxSlope), slack_(slack), ignored_(ignored) {}
 
   bool needsCollision(btBroadphaseProxy* proxy) const override {
     const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
@@ -141,150 +94,176 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   btScalar addSingleResult(btCollisionWorld::LocalConvexResult& result,
                            bool normalInWorldSpace) override {
     const btCollisionObject& object = *result.m_hitCollisionObject;
-    btVector3 normal = normalInWorldSpace
-                           ? result.m_hitNormalLocal
-                           : object.getWorldTransform().getBasis() * result.m_hitNormalLocal;
-    if (!(normal.length2() > SIMD_EPSILON)) return m_closestHitFraction;
-    normal.normalize();
-    if (normal.dot(down_) > 0) normal = -normal;  // out of the ground, against the cast
-    btVector3 point = result.m_hitPointLocal;     // world for convex casts
-    btScalar distance = result.m_hitFraction * castLength_;
-    if (result.m_hitFraction > 0) {
-      place(object, result.m_localShapeInfo, normal, point, distance);
-    } else {
-      // Overlapping at the start: Bullet's point is not to be trusted, its normal still sorts a
-      // wall (steep) from the ground; the touching point is taken below the shape's centre.
-      point = start_ + down_ * shape_.radius;
+    btVector3 triangle[3];
+    TriangleTouch touch;
+    bool accepted = false;
+    if (hitTriangle(object, result.m_localShapeInfo, triangle)) {
+      accepted = sweepTriangle(shape_, triangle, touch) && offer(touch, object);
+    } else if (result.m_hitFraction > 0 || restarted_) {
+      btVector3 normal = normalInWorldSpace
+                             ? result.m_hitNormalLocal
+                             : object.getWorldTransform().getBasis() * result.m_hitNormalLocal;
+      if (normal.length2() > SIMD_EPSILON) {
+        touch.normal = normal.normalized();
+        if (touch.normal.dot(shape_.down) > 0) touch.normal = -touch.normal;
+        accepted = touchPlane(result.m_hitPointLocal, result.m_hitFraction > 0, touch) &&
+                   offer(touch, object);
+      }
+    } else if (restartCount_ < kRestarts) {
+      restarts_[restartCount_++] = &object;  // overlapping at the start: cast again (castFor)
     }
-    // A wall, a kerb's face: not ground; Bullet goes on to the hits behind it.
-    if (-normal.dot(down_) < shape_.cosMaxSlope) return m_closestHitFraction;
-    if (!found_ || distance < distance_) {
-      found_ = true;
-      distance_ = distance;
-      point_ = point;
-      normal_ = normal;
-      object_ = &object;
-    }
-    // Bullet reports only hits closer than this: keep a seam's neighbours in.
-    m_closestHitFraction =
-        std::min(m_closestHitFraction, result.m_hitFraction + kSeamSlack / castLength_);
+    // Bullet reports only hits closer than this: keep a seam's neighbours, and triangles whose
+    // exact touch Bullet's rounded shape placed late, in.
+    if (accepted)
+      m_closestHitFraction =
+          std::min(m_closestHitFraction, result.m_hitFraction + slack_ / shape_.endDistance);
     return m_closestHitFraction;
   }
 
+  // Keeps `touch` on `object` if it is ground (not steeper than the max slope) and the closest.
+  bool offer(const TriangleTouch& touch, const btCollisionObject& object) {
+    const btScalar upright = -touch.normal.dot(shape_.down);
+    if (upright < cosMaxSlope_) return false;  // a wall, a kerb's face
+    // Two touches at the very same distance (the triangles of a crease, met on their shared
+    // edge): the flatter one, whichever order the triangles come in.
+    if (!found_ || touch.distance < best_.distance ||
+        (touch.distance == best_.distance && upright > -best_.normal.dot(shape_.down))) {
+      found_ = true;
+      best_ = touch;
+      object_ = &object;
+    }
+    return true;
+  }
+
+  // Objects Bullet reported as overlapping at the cast's start, to be cast again from farther
+  // back; their hits then count as this cast's.
+  static constexpr int kRestarts = 4;
+  int restartCount() const { return restartCount_; }
+  const btCollisionObject* restart(int i) const { return restarts_[i]; }
+  void beginRestarts() {
+    restarted_ = true;
+    m_closestHitFraction = 1;
+  }
+
   bool found() const { return found_; }
-  btScalar distance() const { return distance_; }  // m along the cast from its start
-  const btVector3& point() const { return point_; }
-  const btVector3& normal() const { return normal_; }
+  const TriangleTouch& best() const { return best_; }
   const btCollisionObject* object() const { return object_; }
 
  private:
-  // Replaces Bullet's hit (normal, point, cast distance) by the exact touch: on a mesh, against
-  // the hit triangle's face when the touching point lies inside it, else against its nearest
-  // edge; on any other shape, against the plane Bullet reports.
-  void place(const btCollisionObject& object, const btCollisionWorld::LocalShapeInfo* info,
-             btVector3& normal, btVector3& point, btScalar& distance) const {
-    btVector3 triangle[3];
-    btScalar placedDistance = 0;
-    btVector3 placedNormal(0, 0, 0), placedPoint(0, 0, 0);
-    bool placed = false;
-    if (hitTriangle(object, info, triangle)) {
-      placedNormal = (triangle[1] - triangle[0]).cross(triangle[2] - triangle[0]);
-      if (placedNormal.length2() > SIMD_EPSILON) {
-        placedNormal.normalize();
-        if (placedNormal.dot(down_) > 0) placedNormal = -placedNormal;
-        placed = touch(placedNormal, triangle[0], placedDistance, placedPoint) &&
-                 insideTriangle(triangle, placedPoint);
-      }
-      if (!placed)  // an edge or a corner of the triangle
-        placed = touchEdge(triangle, point, normal, placedDistance, placedNormal, placedPoint);
-    }
-    if (!placed) {
-      placedNormal = normal;
-      placed = touch(normal, point, placedDistance, placedPoint);
-    }
-    if (!placed) return;  // the cast runs along the plane: Bullet's answer stands
-    normal = placedNormal;
-    point = placedPoint;
-    distance = std::max(placedDistance, btScalar(0));
-  }
-
-  // Where along the cast the shape first touches the plane (normal, pointOnPlane): the cast
-  // distance (m) and the touching point. False when the cast runs along the plane.
-  bool touch(const btVector3& normal, const btVector3& pointOnPlane, btScalar& distance,
-             btVector3& touchingPoint) const {
-    const btScalar approach = normal.dot(down_);  // < 0: the cast moves toward the plane
+  // The exact touch of the plane Bullet reports (normal in `touch`, through `pointOnPlane`),
+  // within the cast. A hit Bullet places after the cast's start stays after it (rounding); a
+  // restarted cast's touch counts only from the cast's start on.
+  bool touchPlane(const btVector3& pointOnPlane, bool insideCast, TriangleTouch& touch) const {
+    const btScalar approach = touch.normal.dot(shape_.down);  // < 0: the cast closes on it
     if (!(approach < -SIMD_EPSILON)) return false;
-    const Support support = supportAlong(shape_, axle_, normal);
-    distance = (support.extent - normal.dot(start_ - pointOnPlane)) / approach;
-    touchingPoint = start_ + down_ * distance + support.offset;
+    const ShapeSupport support = supportAlong(shape_, touch.normal);
+    touch.distance = (support.extent - touch.normal.dot(shape_.start - pointOnPlane)) / approach;
+    if (insideCast) touch.distance = std::max(touch.distance, shape_.beginDistance);
+    if (touch.distance < shape_.beginDistance || touch.distance > shape_.endDistance) return false;
+    touch.point = shape_.start + shape_.down * touch.distance + support.offset;
     return true;
   }
 
-  // Where along the cast the shape first touches the triangle edge nearest to Bullet's point
-  // `hitPoint`. A smooth shape touches a line with a normal square to it, so for a sphere, and
-  // for a cylinder whose axle runs along the edge (a kerb square to the wheel), the touch is
-  // where the shape's centre (axis) comes within its radius of the line: exact. For a cylinder
-  // meeting an edge at an angle (a rim corner on a kerb taken diagonally) the cast's normal is
-  // made square to the edge and the touch refined against its plane.
-  bool touchEdge(const btVector3 (&triangle)[3], const btVector3& hitPoint,
-                 const btVector3& hitNormal, btScalar& distance, btVector3& normal,
-                 btVector3& point) const {
-    int nearest = 0;
-    btScalar nearestDistance2 = SIMD_INFINITY;
-    for (int edge = 0; edge < 3; ++edge) {
-      const btVector3& a = triangle[edge];
-      const btVector3 along = triangle[(edge + 1) % 3] - a;
-      const btScalar length2 = along.length2();
-      if (!(length2 > 0)) continue;
-      const btScalar s = std::clamp(along.dot(hitPoint - a) / length2, btScalar(0), btScalar(1));
-      const btScalar distance2 = (a + along * s - hitPoint).length2();
-      if (distance2 < nearestDistance2) {
-        nearestDistance2 = distance2;
-        nearest = edge;
-      }
-    }
-    const btVector3& a = triangle[nearest];
-    btVector3 edge = triangle[(nearest + 1) % 3] - a;
-    const btScalar edgeLength = edge.length();
-    if (!(edgeLength > SIMD_EPSILON)) return false;
-    edge /= edgeLength;
-    const bool lineContact = !shape_.cylinder || std::fabs(edge.dot(axle_)) > btScalar(0.9999);
-    if (!lineContact) {
-      normal = hitNormal - edge * edge.dot(hitNormal);
-      if (!(normal.length2() > SIMD_EPSILON)) return false;
-      normal.normalize();
-      if (normal.dot(down_) > 0) normal = -normal;
-      return touch(normal, hitPoint, distance, point);
-    }
-    // |P (start + down t - a)| = radius, P removing the part along the edge.
-    const btVector3 u = (start_ - a) - edge * edge.dot(start_ - a);
-    const btVector3 v = down_ - edge * edge.dot(down_);
-    const btScalar vv = v.dot(v), uv = u.dot(v), uu = u.dot(u);
-    if (!(vv > SIMD_EPSILON)) return false;  // the edge runs along the cast
-    const btScalar discriminant = uv * uv - vv * (uu - shape_.radius * shape_.radius);
-    if (discriminant < 0) return false;
-    distance = (-uv - std::sqrt(discriminant)) / vv;
-    const btVector3 centre = start_ + down_ * distance;
-    const btScalar along = edge.dot(centre - a);
-    if (along < 0 || along > edgeLength) return false;  // past the edge's end: a corner
-    point = a + edge * along;
-    normal = (centre - point) / shape_.radius;
-    return true;
-  }
-
-  const ShapeCastQuery::Geometry& shape_;
-  btVector3 start_, down_, axle_;
-  btScalar castLength_;  // m, shape_.castLength()
+  const SweptShape& shape_;
+  btScalar cosMaxSlope_;
+  btScalar slack_;  // m
   const btCollisionObject* ignored_;
   bool found_ = false;
-  btScalar distance_ = 0;
-  btVector3 point_{0, 0, 0}, normal_{0, 0, 0};
+  TriangleTouch best_;
   const btCollisionObject* object_ = nullptr;
+  bool restarted_ = false;
+  int restartCount_ = 0;
+  const btCollisionObject* restarts_[kRestarts] = {};
 };
+
+namespace {
+
+// Triangles whose edges the cached route tests after their faces; beyond this many, it tests
+// every triangle again in full (correct, slower).
+constexpr int kMaxBoundaryTriangles = 64;
+
+// The cached route: every cached triangle of `object` whose leaf box overlaps the swept shape's
+// box, placed exactly (sweepTriangle). False when the cache cannot hold the region.
+bool castCached(MeshRayCache& cache, const btCollisionObject& object, const SweptShape& shape,
+                btScalar boundingRadius, const btVector3& displacement, btScalar margin,
+                ShapeHitCallback& callback) {
+  const btTransform& transform = object.getWorldTransform();
+  const btTransform worldToMesh = transform.inverse();
+  const btVector3 startLocal = worldToMesh * shape.start;
+  const btVector3 endLocal = worldToMesh * (shape.start + shape.down * shape.endDistance);
+  const btVector3 reach(boundingRadius, boundingRadius, boundingRadius);
+  btVector3 boxMin = startLocal, boxMax = startLocal;
+  boxMin.setMin(endLocal);
+  boxMax.setMax(endLocal);
+  boxMin -= reach;
+  boxMax += reach;
+  if (!cache.cover(object, boxMin, boxMax, worldToMesh.getBasis() * displacement, margin))
+    return false;
+  unsigned short quantizedMin[3], quantizedMax[3];
+  cache.bvh().quantizeWithClamp(quantizedMin, boxMin, 0);
+  cache.bvh().quantizeWithClamp(quantizedMax, boxMax, 1);
+  // Two passes: the face touches of every triangle, then the edge and corner touches of those
+  // whose face did not decide, with the sweep's end bounded by the closest touch so far (on
+  // smooth ground, the one under the wheel): that bound prunes most of them.
+  SweptShape bounded = shape;
+  auto tighten = [&] {
+    if (callback.found()) bounded.endDistance = std::min(bounded.endDistance, callback.best().distance);
+  };
+  const CachedLeaf* leaves = cache.leaves();
+  const CachedTriangle* triangles = cache.triangles();
+  int boundary[kMaxBoundaryTriangles];
+  int boundaryCount = 0;
+  bool overflow = false;
+  auto worldTriangle = [&](int i, btVector3 (&world)[3]) {
+    // As hitTriangle reads a triangle Bullet reports, so both routes place it alike.
+    const btScalar* v = triangles[i].vertices;
+    world[0] = transform * btVector3(v[0], v[1], v[2]);
+    world[1] = transform * btVector3(v[3], v[4], v[5]);
+    world[2] = transform * btVector3(v[6], v[7], v[8]);
+  };
+  for (int i = 0; i < cache.triangleCount(); ++i) {
+    if (!testQuantizedAabbAgainstQuantizedAabb(quantizedMin, quantizedMax, leaves[i].quantizedMin,
+                                               leaves[i].quantizedMax))
+      continue;
+    btVector3 world[3];
+    worldTriangle(i, world);
+    TriangleTouch touch;
+    const FaceTouch face = sweepTriangleFace(bounded, world, touch);
+    if (face == FaceTouch::Touch) {
+      callback.offer(touch, object);
+      tighten();
+    } else if (face == FaceTouch::Boundary) {
+      if (boundaryCount < kMaxBoundaryTriangles)
+        boundary[boundaryCount++] = i;
+      else
+        overflow = true;
+    }
+  }
+  for (int k = 0; k < boundaryCount; ++k) {
+    btVector3 world[3];
+    worldTriangle(boundary[k], world);
+    TriangleTouch touch;
+    if (sweepTriangleBoundary(bounded, world, touch) && callback.offer(touch, object)) tighten();
+  }
+  // More triangles than the list holds: the rest the slow way, every one in full.
+  for (int i = 0; overflow && i < cache.triangleCount(); ++i) {
+    if (!testQuantizedAabbAgainstQuantizedAabb(quantizedMin, quantizedMax, leaves[i].quantizedMin,
+                                               leaves[i].quantizedMax))
+      continue;
+    btVector3 world[3];
+    worldTriangle(i, world);
+    TriangleTouch touch;
+    if (sweepTriangle(bounded, world, touch) && callback.offer(touch, object)) tighten();
+  }
+  return true;
+}
 
 }  // namespace
 
-ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel) {
+ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySettings& settings)
+    : cache_(settings.cache),
+      margin_(settings.margin),
+      caches_(kShapeCacheScale * settings.maxCachedTriangles) {
   Geometry& shape = geometry_;
   shape.cylinder = wheel.groundQuery == GroundQueryKind::Cylinder;
   shape.radius = shape.cylinder || !(wheel.queryRadius > 0) ? wheel.radius : wheel.queryRadius;
@@ -296,77 +275,125 @@ ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel) {
     shape_ = std::make_unique<btCylinderShapeX>(btVector3(shape.halfWidth, shape.radius, shape.radius));
   else
     shape_ = std::make_unique<btSphereShape>(shape.radius);
+  // Bullet rounds a cylinder's edges by its collision margin, so a rim touch it reports can lie
+  // up to about that much behind the exact one; its sphere is exact.
+  slack_ = kSeamSlack + (shape.cylinder ? 2 * shape_->getMargin() : btScalar(0));
   reach_ = shape.boundingRadius() + shape.lift();
+  caches_.describe(prefetchBlocks_);
 }
 
 ShapeCastQuery::Cast ShapeCastQuery::castFor(const GroundSweep& sweep) const {
   Cast cast;
-  cast.down = (sweep.to - sweep.from).normalized();
-  cast.axle = sweep.axle;
+  const btVector3 down = (sweep.to - sweep.from).normalized();
   // Columns: the axle (the cylinder's own x axis), up, and their cross product.
-  const btVector3 up = -cast.down;
-  const btVector3 third = cast.axle.cross(up);
-  const btMatrix3x3 basis(cast.axle.x(), up.x(), third.x(),
-                          cast.axle.y(), up.y(), third.y(),
-                          cast.axle.z(), up.z(), third.z());
+  const btVector3 up = -down;
+  const btVector3 third = sweep.axle.cross(up);
+  cast.basis.setValue(sweep.axle.x(), up.x(), third.x(),
+                      sweep.axle.y(), up.y(), third.y(),
+                      sweep.axle.z(), up.z(), third.z());
   const Geometry& shape = geometry_;
-  cast.start = btTransform(basis, sweep.from + cast.down * (shape.offset - shape.lift()));
-  cast.end = btTransform(basis, sweep.from + cast.down * (shape.offset + shape.travel));
+  SweptShape& swept = cast.shape;
+  swept.cylinder = shape.cylinder;
+  swept.radius = shape.radius;
+  swept.halfWidth = shape.halfWidth;
+  swept.start = sweep.from + down * (shape.offset - shape.lift());
+  swept.down = down;
+  swept.axle = sweep.axle;
+  swept.beginDistance = 0;
+  swept.endDistance = shape.castLength();
   return cast;
 }
 
-WheelRayHit ShapeCastQuery::hitFrom(bool found, btScalar distance, const btVector3& point,
-                                    const btVector3& normal,
-                                    const btCollisionObject* object) const {
+void ShapeCastQuery::castBullet(const btCollisionObject& object, const Cast& cast,
+                                btScalar back, btCollisionWorld::ConvexResultCallback& callback) const {
+  const SweptShape& swept = cast.shape;
+  const btTransform start(cast.basis, swept.start - swept.down * back);
+  const btTransform end(cast.basis, swept.start + swept.down * (swept.endDistance + slack_));
+  btCollisionWorld::objectQuerySingle(shape_.get(), start, end,
+                                      const_cast<btCollisionObject*>(&object),
+                                      object.getCollisionShape(), object.getWorldTransform(),
+                                      callback, 0);
+}
+
+void ShapeCastQuery::castRestarts(const Cast& cast, ShapeHitCallback& callback) const {
+  // Bullet's casts are unreliable from inside an object; cast again from where the shape is
+  // clear of anything it could be overlapping (its whole size farther back); a touch before the
+  // cast's own start is then ground above the wheel, as a ray ignores it.
+  callback.beginRestarts();
+  const btScalar back = 2 * geometry_.boundingRadius();
+  for (int i = 0; i < callback.restartCount(); ++i)
+    castBullet(*callback.restart(i), cast, back, callback);
+}
+
+WheelRayHit ShapeCastQuery::hitFrom(const ShapeHitCallback& callback) const {
   const Geometry& shape = geometry_;
-  // The suspension length the touching shape gives; past full extension there is no ground.
-  const btScalar length = distance - shape.lift();
-  if (!found || length > shape.travel) return WheelRayHit{};
+  if (!callback.found()) return WheelRayHit{};
+  const TriangleTouch& touch = callback.best();
   WheelRayHit hit;
   hit.hit = true;
-  // As a ray would report it: the suspension top to the wheel's bottom, length + radius.
-  hit.distance = length + shape.offset + shape.radius;
-  hit.point = point;
-  hit.normal = normal;
-  hit.object = object;
+  // As a ray would report it: the suspension top to the wheel's bottom, length + radius, where
+  // the suspension length is the cast's distance less its lift.
+  hit.distance = touch.distance - shape.lift() + shape.offset + shape.radius;
+  hit.point = touch.point;
+  hit.normal = touch.normal;
+  hit.object = callback.object();
   return hit;
 }
 
 bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& sweep,
                                 bool offMainThread, WheelRayHit& hit) {
   const Cast cast = castFor(sweep);
-  btVector3 boxMin = cast.start.getOrigin(), boxMax = boxMin;
-  boxMin.setMin(cast.end.getOrigin());
-  boxMax.setMax(cast.end.getOrigin());
+  const SweptShape& swept = cast.shape;
   const btScalar size = geometry_.boundingRadius();
+  btVector3 boxMin = swept.start, boxMax = swept.start;
+  const btVector3 end = swept.start + swept.down * swept.endDistance;
+  boxMin.setMin(end);
+  boxMax.setMax(end);
   boxMin -= btVector3(size, size, size);
   boxMax += btVector3(size, size, size);
-  ShapeHitCallback callback(geometry_, cast.start.getOrigin(), cast.down, cast.axle,
-                            nearby.chassis());
+  ShapeHitCallback callback(swept, geometry_.cosMaxSlope, slack_, nearby.chassis());
+  bool answered = true;
   for (const NearbyObject& candidate : nearby.objects()) {
     if (!TestAabbAgainstAabb2(boxMin, boxMax, candidate.leaf->volume.Mins(),
                               candidate.leaf->volume.Maxs()))
       continue;
     const btCollisionObject& object = *candidate.object;
-    if (object.getInternalType() == btCollisionObject::CO_SOFT_BODY) return false;
-    if (offMainThread && !queryIsThreadSafe(*object.getCollisionShape())) return false;
-    btCollisionWorld::objectQuerySingle(shape_.get(), cast.start, cast.end,
-                                        const_cast<btCollisionObject*>(&object),
-                                        object.getCollisionShape(), object.getWorldTransform(),
-                                        callback, 0);
+    if (object.getInternalType() == btCollisionObject::CO_SOFT_BODY ||
+        (offMainThread && !queryIsThreadSafe(*object.getCollisionShape()))) {
+      answered = false;
+      break;
+    }
+    if (cache_ && MeshRayCache::canCache(object)) {
+      MeshRayCache* cache = caches_.cacheFor(nearby.objects(), object);
+      if (cache != nullptr &&
+          castCached(*cache, object, swept, size, sweep.displacement, margin_, callback))
+        continue;
+    }
+    castBullet(object, cast, 0, callback);
   }
-  hit = hitFrom(callback.found(), callback.distance(), callback.point(),
-                callback.normal(), callback.object());
-  return true;
+  if (answered) {
+    castRestarts(cast, callback);
+    hit = hitFrom(callback);
+  }
+  caches_.describe(prefetchBlocks_);
+  return answered;
 }
 
 WheelRayHit ShapeCastQuery::castInWorld(btCollisionWorld& world, const GroundSweep& sweep,
                                         const btCollisionObject* chassis) const {
   const Cast cast = castFor(sweep);
-  ShapeHitCallback callback(geometry_, cast.start.getOrigin(), cast.down, cast.axle, chassis);
-  world.convexSweepTest(shape_.get(), cast.start, cast.end, callback, 0);
-  return hitFrom(callback.found(), callback.distance(), callback.point(),
-                 callback.normal(), callback.object());
+  const SweptShape& swept = cast.shape;
+  ShapeHitCallback callback(swept, geometry_.cosMaxSlope, slack_, chassis);
+  world.convexSweepTest(shape_.get(), btTransform(cast.basis, swept.start),
+                        btTransform(cast.basis, swept.start + swept.down * (swept.endDistance + slack_)),
+                        callback, 0);
+  castRestarts(cast, callback);
+  return hitFrom(callback);
+}
+
+void ShapeCastQuery::clear() {
+  caches_.clear();
+  caches_.describe(prefetchBlocks_);
 }
 
 }  // namespace raycar

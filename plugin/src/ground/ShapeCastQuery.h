@@ -1,36 +1,37 @@
 #pragma once
 // A wheel's ground query with a shape (WheelSettings::groundQuery Sphere or Cylinder): the shape
-// is swept along the suspension axis with Bullet's convex casts (btCollisionWorld::
-// objectQuerySingle against each nearby object, convexSweepTest through the world), from above
-// the suspension top down to full extension, and the first place where it touches ground gives
-// the contact point, the ground's normal and the suspension length.
+// is swept along the suspension axis from above the suspension top down to full extension, and
+// the first place where it touches ground gives the contact point, the ground's normal and the
+// suspension length.
 //
-// What Bullet's casts answer, and what this query makes of it:
-// - Bullet's cylinder has rounded edges (its collision margin) and its GJK-based casts place a
-//   contact to about 1e-3 m and 1e-3 in the normal. The query refines every hit against the
-//   plane it reports: the shape's exact extent along that plane's normal (a sphere's radius; a
-//   cylinder's R sqrt(1 - (a.n)^2) + w/2 |a.n| for axle a) gives the exact distance at which it
-//   touches. On a triangle mesh the hit triangle's own face normal replaces the cast's whenever
-//   the touching point lies inside that triangle, so a wheel on a flat or tilted face gets the
-//   face's normal and length exactly. At a triangle's edge (a kerb's, a trench's) the touch is
-//   solved exactly: a smooth shape meets a line where its centre (a cylinder's axis, when the
-//   edge runs along the axle) comes within its radius of the line, with the normal from the
-//   line to the centre, so a kerb edge pushes the wheel up and back and a wheel starts to climb
-//   a kerb of height h sqrt(2 R h - h^2) before its edge (Bullet's rounded cylinder rose 28 to
-//   51 mm early). An edge met at an angle by a cylinder (a rim corner) keeps the cast's normal,
-//   made square to the edge. Other shapes' hits (boxes, compounds) are refined against the
-//   plane Bullet reports.
-// - Several triangles of one seam report nearly the same distance: the refined distances
-//   decide, so coplanar triangles give one normal and no bump.
+// Two routes, one answer:
+// - Cached (WheelQuerySettings::cache, the default), for btBvhTriangleMeshShape ground: the
+//   wheel keeps the mesh triangles around its sweep (MeshRayCache, as a ray wheel does, over a
+//   region kShapeCacheScale times as large) and places the shape against each in closed form
+//   (TriangleSweep.h). No GJK, no iteration: this route costs a few times a ray, where Bullet's
+//   casts cost ten to fifteen.
+// - Bullet's convex casts (btCollisionWorld::objectQuerySingle against each nearby object,
+//   convexSweepTest through the world) for everything else (boxes, compounds, heightfields,
+//   other cars) and for meshes when the cache is off or overfull. Bullet's cylinder has rounded
+//   edges (its collision margin) and its GJK casts place a contact to about 1e-3 m, so a
+//   triangle Bullet reports is placed again by the same closed form as the cached route, and
+//   any other hit exactly against the plane Bullet reports (the shape's extent along its
+//   normal). Bullet is asked for every hit up to slack_ behind the best, so that a triangle
+//   whose exact touch comes first is not lost behind a rounding.
+// What both routes handle:
+// - Seams: the triangles of a seam give the same touch from either side; coplanar triangles
+//   give one normal and no bump. At a crease (a kerb's top edge) the touch is the edge's, with
+//   the normal from the edge to the wheel's centre: a kerb edge pushes the wheel up and back,
+//   and a wheel of radius R starts to climb a kerb of height h sqrt(2 R h - h^2) before it.
 // - A contact whose normal leans more than WheelSettings::maxSlope from the chassis' up axis (a
-//   wall beside the wheel, a kerb's vertical face) is not ground; the cast goes on to the next.
-// - A cast that starts overlapping reports unreliable hits: the cast starts one shape radius
-//   above the suspension top, so a wheel must be sunk past full compression by more than that
-//   before it starts inside ground. Against a wall pressed into the wheel's side Bullet reports
-//   no hit at all (the cast runs along the wall); a hit at the very start keeps Bullet's normal
-//   for the slope test and the shape's lowest point as its contact.
-// - The vehicle's own chassis and objects without contact response are ignored, as the ray
-//   ignores them.
+//   wall beside the wheel, a kerb's vertical face) is not ground; the next one counts.
+// - The cast starts one shape radius above the suspension top. Ground the shape would touch
+//   only before that start (it overlaps the shape there, or lies above it) does not count, as a
+//   ray ignores ground above its start. Bullet's casts report unreliable hits from inside an
+//   object: such an object is cast again from the shape's whole size farther back, and its
+//   touch counts only from the cast's start on.
+// - The vehicle's own chassis and objects without contact response are ignored (the nearby
+//   objects are gathered with the ray's filter).
 
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 
@@ -38,12 +39,15 @@
 #include <memory>
 
 #include "ground/GroundQuery.h"
+#include "ground/TriangleSweep.h"
 
 namespace raycar {
 
+class ShapeHitCallback;
+
 class ShapeCastQuery final : public GroundQuery {
  public:
-  explicit ShapeCastQuery(const WheelSettings& wheel);
+  ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySettings& settings);
   ShapeCastQuery(ShapeCastQuery&&) = default;
   ShapeCastQuery& operator=(ShapeCastQuery&&) = default;
 
@@ -52,8 +56,14 @@ class ShapeCastQuery final : public GroundQuery {
                   WheelRayHit& hit) override;
   WheelRayHit castInWorld(btCollisionWorld& world, const GroundSweep& sweep,
                           const btCollisionObject* chassis) const override;
+  void clear() override;
+  int cachedTriangleCount() const override { return caches_.triangleCount(); }
 
-  // The shape's geometry, for the callback and for drawing.
+  // A shape's cache holds this many times WheelQuerySettings::maxCachedTriangles per mesh: its
+  // region is a shape's width across where a ray's is a line.
+  static constexpr int kShapeCacheScale = 4;
+
+  // The shape's geometry, for the casts and for drawing.
   struct Geometry {
     bool cylinder = false;
     btScalar radius = 0;     // m: the sphere's, or the cylinder's (the wheel's)
@@ -69,19 +79,26 @@ class ShapeCastQuery final : public GroundQuery {
   const Geometry& geometry() const { return geometry_; }
 
  private:
-  // Where the cast runs this step: the shape's centre and orientation from `start` to `end`.
+  // This step's cast: the swept shape (world) and its orientation for Bullet's casts.
   struct Cast {
-    btTransform start, end;
-    btVector3 down, axle;
+    SweptShape shape;
+    btMatrix3x3 basis;
   };
   Cast castFor(const GroundSweep& sweep) const;
-  // The hit as the wheel keeps it, from the callback's closest ground: `distance` (m) along the
-  // cast from its start.
-  WheelRayHit hitFrom(bool found, btScalar distance, const btVector3& point,
-                      const btVector3& normal, const btCollisionObject* object) const;
+  // Bullet's cast of the shape against one object, started `back` (m) before the cast's start
+  // and run slack_ past its end (a touch at the end may be one Bullet's rounding puts beyond).
+  void castBullet(const btCollisionObject& object, const Cast& cast, btScalar back,
+                  btCollisionWorld::ConvexResultCallback& callback) const;
+  void castRestarts(const Cast& cast, ShapeHitCallback& callback) const;
+  // The hit as the wheel keeps it, from the callback's closest ground.
+  WheelRayHit hitFrom(const ShapeHitCallback& callback) const;
 
   Geometry geometry_;
   std::unique_ptr<btConvexShape> shape_;  // built once; the step allocates nothing
+  btScalar slack_ = 0;  // m: how far behind the exact touch Bullet's rounded shape may place it
+  bool cache_;          // WheelQuerySettings::cache
+  btScalar margin_;     // m, WheelQuerySettings::margin
+  MeshCacheSet caches_;
 };
 
 }  // namespace raycar
