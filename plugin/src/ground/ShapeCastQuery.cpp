@@ -19,6 +19,8 @@ constexpr btScalar kDegree = btScalar(SIMD_PI / 180);
 // m: hits whose cast distances lie this close to the best one are still reported by Bullet, so
 // that the refined distances of a seam's triangles can be compared.
 constexpr btScalar kSeamSlack = btScalar(1e-3);
+// cos(1 deg): a box's face this well aligned with Bullet's reported normal is the one hit.
+constexpr btScalar kSameFace = btScalar(0.99985);
 // The triangle a mesh hit names, in world space; false when the object is not a triangle mesh.
 bool hitTriangle(const btCollisionObject& object, const btCollisionWorld::LocalShapeInfo* info,
                  btVector3 (&vertices)[3]) {
@@ -99,18 +101,25 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     bool accepted = false;
     if (hitTriangle(object, result.m_localShapeInfo, triangle)) {
       accepted = sweepTriangle(shape_, triangle, touch) && offer(touch, object);
-    } else if (result.m_hitFraction > 0 || restarted_) {
+    } else {
       btVector3 normal = normalInWorldSpace
                              ? result.m_hitNormalLocal
                              : object.getWorldTransform().getBasis() * result.m_hitNormalLocal;
+      btVector3 pointOnPlane = result.m_hitPointLocal;
       if (normal.length2() > SIMD_EPSILON) {
-        touch.normal = normal.normalized();
-        if (touch.normal.dot(shape_.down) > 0) touch.normal = -touch.normal;
-        accepted = touchPlane(result.m_hitPointLocal, result.m_hitFraction > 0, touch) &&
-                   offer(touch, object);
+        normal.normalize();
+        facePlane(object, normal, pointOnPlane);
       }
-    } else if (restartCount_ < kRestarts) {
-      restarts_[restartCount_++] = &object;  // overlapping at the start: cast again (castFor)
+      // The exact touch of that plane; one before the cast's start means Bullet answered from
+      // inside the object (or within its margin of it): cast again from outside.
+      const bool overlapping =
+          result.m_hitFraction == 0 || !(normal.length2() > SIMD_EPSILON) ||
+          !touchPlane(normal, pointOnPlane, touch) ||
+          touch.distance < shape_.beginDistance;
+      if (!overlapping)
+        accepted = touch.distance <= shape_.endDistance && offer(touch, object);
+      else if (!restarted_ && restartCount_ < kRestarts)
+        restarts_[restartCount_++] = &object;
     }
     // Bullet reports only hits closer than this: keep a seam's neighbours, and triangles whose
     // exact touch Bullet's rounded shape placed late, in.
@@ -150,16 +159,32 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   const btCollisionObject* object() const { return object_; }
 
  private:
-  // The exact touch of the plane Bullet reports (normal in `touch`, through `pointOnPlane`),
-  // within the cast. A hit Bullet places after the cast's start stays after it (rounding); a
-  // restarted cast's touch counts only from the cast's start on.
-  bool touchPlane(const btVector3& pointOnPlane, bool insideCast, TriangleTouch& touch) const {
-    const btScalar approach = touch.normal.dot(shape_.down);  // < 0: the cast closes on it
+  // Bullet's GJK places a hit on a box to about 1e-4 m and its normal to about 1e-4: a box's
+  // face whose normal lies within a degree of Bullet's replaces them, so a wheel on a platform
+  // stands where a ray would put it.
+  static void facePlane(const btCollisionObject& object, btVector3& normal, btVector3& point) {
+    const btCollisionShape* shape = object.getCollisionShape();
+    if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE) return;
+    const btTransform& transform = object.getWorldTransform();
+    const btVector3 localNormal = transform.getBasis().transpose() * normal;
+    const int axis = localNormal.absolute().maxAxis();
+    if (!(std::fabs(localNormal[axis]) > kSameFace)) return;  // an edge or a corner
+    btVector3 faceNormal(0, 0, 0);
+    faceNormal[axis] = localNormal[axis] > 0 ? 1 : -1;
+    // The face: the box's outermost extent (its margin included) along that normal.
+    normal = transform.getBasis() * faceNormal;
+    point = transform * static_cast<const btConvexShape*>(shape)->localGetSupportingVertex(faceNormal);
+  }
+
+  // The exact touch of the plane of unit `normal` through `pointOnPlane` (Bullet's report):
+  // false when the cast runs along the plane.
+  bool touchPlane(btVector3 normal, const btVector3& pointOnPlane, TriangleTouch& touch) const {
+    if (normal.dot(shape_.down) > 0) normal = -normal;  // out of the ground, against the cast
+    const btScalar approach = normal.dot(shape_.down);  // < 0: the cast closes on it
     if (!(approach < -SIMD_EPSILON)) return false;
-    const ShapeSupport support = supportAlong(shape_, touch.normal);
-    touch.distance = (support.extent - touch.normal.dot(shape_.start - pointOnPlane)) / approach;
-    if (insideCast) touch.distance = std::max(touch.distance, shape_.beginDistance);
-    if (touch.distance < shape_.beginDistance || touch.distance > shape_.endDistance) return false;
+    const ShapeSupport support = supportAlong(shape_, normal);
+    touch.normal = normal;
+    touch.distance = (support.extent - normal.dot(shape_.start - pointOnPlane)) / approach;
     touch.point = shape_.start + shape_.down * touch.distance + support.offset;
     return true;
   }
@@ -187,12 +212,17 @@ constexpr int kMaxBoundaryTriangles = 64;
 bool castCached(MeshRayCache& cache, const btCollisionObject& object, const SweptShape& shape,
                 btScalar boundingRadius, const btVector3& displacement, btScalar margin,
                 ShapeHitCallback& callback) {
+  // The sweep runs in the mesh's own space (the triangles as cached, no transform each); the
+  // touches come back to the world. Distances along the sweep are the same in both.
   const btTransform& transform = object.getWorldTransform();
   const btTransform worldToMesh = transform.inverse();
-  const btVector3 startLocal = worldToMesh * shape.start;
-  const btVector3 endLocal = worldToMesh * (shape.start + shape.down * shape.endDistance);
+  SweptShape local = shape;
+  local.start = worldToMesh * shape.start;
+  local.down = worldToMesh.getBasis() * shape.down;
+  local.axle = worldToMesh.getBasis() * shape.axle;
+  const btVector3 endLocal = local.start + local.down * local.endDistance;
   const btVector3 reach(boundingRadius, boundingRadius, boundingRadius);
-  btVector3 boxMin = startLocal, boxMax = startLocal;
+  btVector3 boxMin = local.start, boxMax = local.start;
   boxMin.setMin(endLocal);
   boxMax.setMax(endLocal);
   boxMin -= reach;
@@ -202,36 +232,39 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
   unsigned short quantizedMin[3], quantizedMax[3];
   cache.bvh().quantizeWithClamp(quantizedMin, boxMin, 0);
   cache.bvh().quantizeWithClamp(quantizedMax, boxMax, 1);
+  const CachedLeaf* leaves = cache.leaves();
+  const CachedTriangle* triangles = cache.triangles();
+  auto overlaps = [&](int i) {
+    return testQuantizedAabbAgainstQuantizedAabb(quantizedMin, quantizedMax, leaves[i].quantizedMin,
+                                                 leaves[i].quantizedMax) != 0;
+  };
+  auto meshTriangle = [&](int i, btVector3 (&vertices)[3]) {
+    const btScalar* v = triangles[i].vertices;
+    vertices[0].setValue(v[0], v[1], v[2]);
+    vertices[1].setValue(v[3], v[4], v[5]);
+    vertices[2].setValue(v[6], v[7], v[8]);
+  };
+  // Keeps a touch (mesh space) and bounds the sweep's end by the closest so far.
+  auto offer = [&](const TriangleTouch& touch) {
+    const TriangleTouch world{touch.distance, transform * touch.point,
+                              transform.getBasis() * touch.normal};
+    if (callback.offer(world, object))
+      local.endDistance = std::min(local.endDistance, callback.best().distance);
+  };
   // Two passes: the face touches of every triangle, then the edge and corner touches of those
   // whose face did not decide, with the sweep's end bounded by the closest touch so far (on
   // smooth ground, the one under the wheel): that bound prunes most of them.
-  SweptShape bounded = shape;
-  auto tighten = [&] {
-    if (callback.found()) bounded.endDistance = std::min(bounded.endDistance, callback.best().distance);
-  };
-  const CachedLeaf* leaves = cache.leaves();
-  const CachedTriangle* triangles = cache.triangles();
   int boundary[kMaxBoundaryTriangles];
   int boundaryCount = 0;
   bool overflow = false;
-  auto worldTriangle = [&](int i, btVector3 (&world)[3]) {
-    // As hitTriangle reads a triangle Bullet reports, so both routes place it alike.
-    const btScalar* v = triangles[i].vertices;
-    world[0] = transform * btVector3(v[0], v[1], v[2]);
-    world[1] = transform * btVector3(v[3], v[4], v[5]);
-    world[2] = transform * btVector3(v[6], v[7], v[8]);
-  };
   for (int i = 0; i < cache.triangleCount(); ++i) {
-    if (!testQuantizedAabbAgainstQuantizedAabb(quantizedMin, quantizedMax, leaves[i].quantizedMin,
-                                               leaves[i].quantizedMax))
-      continue;
-    btVector3 world[3];
-    worldTriangle(i, world);
+    if (!overlaps(i)) continue;
+    btVector3 vertices[3];
+    meshTriangle(i, vertices);
     TriangleTouch touch;
-    const FaceTouch face = sweepTriangleFace(bounded, world, touch);
+    const FaceTouch face = sweepTriangleFace(local, vertices, touch);
     if (face == FaceTouch::Touch) {
-      callback.offer(touch, object);
-      tighten();
+      offer(touch);
     } else if (face == FaceTouch::Boundary) {
       if (boundaryCount < kMaxBoundaryTriangles)
         boundary[boundaryCount++] = i;
@@ -240,20 +273,17 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
     }
   }
   for (int k = 0; k < boundaryCount; ++k) {
-    btVector3 world[3];
-    worldTriangle(boundary[k], world);
+    btVector3 vertices[3];
+    meshTriangle(boundary[k], vertices);
     TriangleTouch touch;
-    if (sweepTriangleBoundary(bounded, world, touch) && callback.offer(touch, object)) tighten();
+    if (sweepTriangleBoundary(local, vertices, touch)) offer(touch);
   }
   // More triangles than the list holds: the rest the slow way, every one in full.
   for (int i = 0; overflow && i < cache.triangleCount(); ++i) {
-    if (!testQuantizedAabbAgainstQuantizedAabb(quantizedMin, quantizedMax, leaves[i].quantizedMin,
-                                               leaves[i].quantizedMax))
-      continue;
-    btVector3 world[3];
-    worldTriangle(i, world);
+    btVector3 vertices[3];
+    meshTriangle(i, vertices);
     TriangleTouch touch;
-    if (sweepTriangle(bounded, world, touch) && callback.offer(touch, object)) tighten();
+    if (overlaps(i) && sweepTriangle(local, vertices, touch)) offer(touch);
   }
   return true;
 }
