@@ -204,7 +204,8 @@ std::vector<CirclePoint> constantRadiusPoints(const Scene& scene, const VehicleS
   return points;
 }
 
-std::string reportHtml(const Scene& scene, const SceneSummary& summary, const std::vector<TelemetryRow>& rows) {
+std::string reportHtml(const Scene& scene, const SceneSummary& summary, const std::vector<TelemetryRow>& rows,
+                       const std::vector<WheelTrace>& wheelTraces) {
   std::vector<double> time, x, y, ghostX, ghostY, speed, rpm, gear;
   const int wheels = rows.empty() ? 0 : int(rows[0].wheels.size());
   std::vector<std::vector<double>> load(wheels), slip(wheels), angle(wheels);
@@ -260,6 +261,19 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
        << plot("Gear", "time (s)", "gear", {{"gear (-1 reverse)", "#2ca02c", time, gear}})
        << plot("Wheel loads", "time (s)", "N", loads) << plot("Slip ratios", "time (s)", "s", slips)
        << plot("Slip angles", "time (s)", "deg", angles);
+  if (wheelTraces.size() > 1) {
+    // The same wheel of each car (the kerbs scene: one car per ground query) over the distance
+    // each has travelled, so the cars meet each kerb at the same abscissa.
+    std::vector<Series> traces;
+    for (size_t i = 0; i < wheelTraces.size(); ++i) {
+      Series series{wheelTraces[i].label, kColours[i % 8], wheelTraces[i].travelled, {}};
+      for (const double compression : wheelTraces[i].compression) series.y.push_back(compression * 1000);
+      traces.push_back(series);
+    }
+    html << "<p>Wheel 1 (front left) of each vehicle: suspension compression against the distance "
+            "travelled.</p>\n"
+         << plot("Wheel 1 suspension compression, each vehicle", "distance travelled (m)", "mm", traces);
+  }
   const std::vector<CirclePoint> circle =
       summary.vehicles.empty() ? std::vector<CirclePoint>{} : constantRadiusPoints(scene, summary.vehicles[0], rows);
   if (!circle.empty()) {
@@ -289,7 +303,7 @@ void writeReport(const std::string& directory, const SceneRunner& runner) {
   std::ofstream html(directory + "/report.html", std::ios::binary);
   if (!json || !html) throw Error({directory, 0, ""}, "cannot write the report into this folder");
   json << summaryJson(summary);
-  html << reportHtml(runner.scene(), summary, runner.telemetry());
+  html << reportHtml(runner.scene(), summary, runner.telemetry(), runner.wheelTraces());
 }
 
 }  // namespace raycar::sim

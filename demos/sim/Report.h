@@ -13,7 +13,9 @@ namespace raycar::sim {
 std::string telemetryHeader(int wheels, bool ghost);
 void writeTelemetryCsv(const std::string& path, const std::vector<TelemetryRow>& rows);
 std::string summaryJson(const SceneSummary& summary);
-std::string reportHtml(const Scene& scene, const SceneSummary& summary, const std::vector<TelemetryRow>& rows);
+// wheelTraces: wheel 1 of each of the first vehicles (plotted side by side when there are two or more).
+std::string reportHtml(const Scene& scene, const SceneSummary& summary, const std::vector<TelemetryRow>& rows,
+                       const std::vector<WheelTrace>& wheelTraces = {});
 
 // ISO 4138 (constant radius): one point per speed step that held the circle (the yaw rate within
 // 5% of V / R over the step's last 40%), with the single-track model's steer angle beside it.

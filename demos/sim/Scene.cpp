@@ -199,6 +199,11 @@ Scene parseScene(const std::string& text, const std::string& path) {
         reader.on("radius", [&](const toml::node& n) { entry.radius = reader.number(n, 2, 10000); });
         reader.on("speed_step", [&](const toml::node& n) { entry.speedStep = reader.number(n, 0.01, 100); });
         reader.on("step_seconds", [&](const toml::node& n) { entry.stepSeconds = reader.number(n, 1, 600); });
+        reader.on("wheel_query", [&](const toml::node& n) {
+          entry.wheelQuery = reader.text(n);
+          if (entry.wheelQuery != "ray" && entry.wheelQuery != "sphere" && entry.wheelQuery != "cylinder")
+            reader.fail("must be \"ray\", \"sphere\" or \"cylinder\"");
+        });
         reader.read();
         if (entry.script.empty()) throw Error({path, entry.line, "vehicle.script"}, "a [[vehicle]] needs a script");
         if ((entry.driver == DriverType::FollowPath || entry.driver == DriverType::Parking) && entry.path.empty())

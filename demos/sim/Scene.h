@@ -55,6 +55,9 @@ struct VehicleEntry {
   double radius = 40;                 // m
   double speedStep = 1;               // m/s
   double stepSeconds = 8;             // s
+  // Every wheel's ground query ("ray", "sphere", "cylinder"), in place of the script's; empty:
+  // the script's. Lets one scene drive the same car with each kind side by side.
+  std::string wheelQuery;
 };
 
 struct Scene {

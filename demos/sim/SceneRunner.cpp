@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "raycar/Error.h"
@@ -102,10 +103,20 @@ void SceneRunner::buildGround() {
 }
 
 void SceneRunner::spawnVehicles() {
-  std::map<std::string, LoadedVehicle> loaded;  // each script once
+  std::map<std::string, LoadedVehicle> loaded;  // each script (and wheel query) once
   for (const VehicleEntry& entry : scene_.vehicles) {
-    if (!loaded.count(entry.script)) loaded.emplace(entry.script, loadVehicle(entry.script));
-    const LoadedVehicle& vehicle = loaded.at(entry.script);
+    const std::string key = entry.script + "\n" + entry.wheelQuery;
+    if (!loaded.count(key)) {
+      LoadedVehicle vehicle = loadVehicle(entry.script);
+      if (!entry.wheelQuery.empty()) {
+        const GroundQueryKind kind = entry.wheelQuery == "sphere"     ? GroundQueryKind::Sphere
+                                     : entry.wheelQuery == "cylinder" ? GroundQueryKind::Cylinder
+                                                                      : GroundQueryKind::Ray;
+        for (WheelSettings& wheel : vehicle.settings.wheels) wheel.groundQuery = kind;
+      }
+      loaded.emplace(key, std::move(vehicle));
+    }
+    const LoadedVehicle& vehicle = loaded.at(key);
     for (int copy = 0; copy < entry.count; ++copy) {
       const int column = copy % entry.columns, row = copy / entry.columns;
       btVector3 position = entry.position + btVector3(btScalar(column * entry.spacing[0]),
@@ -247,7 +258,24 @@ void SceneRunner::step() {
       summary.ghostMaxDistance = std::max(summary.ghostMaxDistance, distance);
       summary.ghostFinalDistance = distance;
     }
-    if (index == 0 && (steps_ % scene_.recordEvery == 0 || steps_ == totalSteps_)) telemetry_.push_back(record(run));
+    const bool recorded = steps_ % scene_.recordEvery == 0 || steps_ == totalSteps_;
+    if (index == 0 && recorded) telemetry_.push_back(record(run));
+    if (index < kTracedVehicles && recorded && vehicle.wheelCount() > 0) {
+      if (wheelTraces_.size() <= index) {
+        const GroundQueryKind kind = vehicle.settings().wheels[0].groundQuery;
+        const char* query = kind == GroundQueryKind::Sphere     ? "sphere"
+                            : kind == GroundQueryKind::Cylinder ? "cylinder"
+                                                                : "ray";
+        wheelTraces_.resize(index + 1);
+        wheelTraces_[index].label = std::to_string(index + 1) + ": " +
+                                    std::filesystem::path(summary.script).stem().stem().string() + ", " +
+                                    query;
+      }
+      WheelTrace& trace = wheelTraces_[index];
+      trace.time.push_back(time());
+      trace.travelled.push_back(summary.distance);
+      trace.compression.push_back(vehicle.wheelState(0).suspensionCompression);
+    }
   }
 }
 

@@ -49,6 +49,14 @@ struct VehicleSummary {
   SingleTrackModel model;
 };
 
+// One vehicle's wheel 1 (front left) at every telemetry row, for the report's side-by-side plot.
+struct WheelTrace {
+  std::string label;               // "1: sedan, ray": vehicle number, script, ground query
+  std::vector<double> time;        // s
+  std::vector<double> travelled;   // m along the vehicle's path
+  std::vector<double> compression; // m, len_max - length
+};
+
 struct SceneSummary {
   std::string name;
   int steps = 0;
@@ -77,6 +85,9 @@ class SceneRunner {
   // The ghost's pose, if the vehicle has one: x, y (rear axle), heading.
   const KinematicBicycle* ghost(size_t index) const { return runs_[index].ghost.get(); }
   const std::vector<TelemetryRow>& telemetry() const { return telemetry_; }  // vehicle 0
+  // Wheel 1 of each of the first kTracedVehicles vehicles, at the telemetry's rows.
+  static constexpr size_t kTracedVehicles = 8;
+  const std::vector<WheelTrace>& wheelTraces() const { return wheelTraces_; }
   SceneSummary summary() const;
   // Replaces the driver of vehicle `index` (the viewer's keyboard).
   void overrideInput(size_t index, const DriverInput& input);
@@ -118,6 +129,7 @@ class SceneRunner {
   std::unique_ptr<VehicleGroup> group_;  // with threads >= 1; outlives the vehicles in runs_
   std::vector<Run> runs_;
   std::vector<TelemetryRow> telemetry_;
+  std::vector<WheelTrace> wheelTraces_;
   int steps_ = 0;
   int totalSteps_ = 0;
   int substeps_ = 1;  // Bullet substeps per scene step: none longer than max_time_step_vehicle

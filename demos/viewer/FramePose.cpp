@@ -56,6 +56,17 @@ FramePose capturePose(sim::SceneRunner& runner) {
       wheel.staticLoad = double(state.staticLoad);
       wheel.longitudinalForceN = double(state.longitudinalForce);
       wheel.lateralForceN = double(state.lateralForce);
+      const WheelSettings& settings = vehicle.wheelSettings(w);
+      wheel.query = settings.groundQuery;
+      if (wheel.query != GroundQueryKind::Ray) {
+        const bool sphere = wheel.query == GroundQueryKind::Sphere;
+        wheel.queryRadius = double(sphere && settings.queryRadius > 0 ? settings.queryRadius : settings.radius);
+        wheel.queryHalfWidth = sphere ? 0 : double(settings.width) / 2;
+        // A smaller sphere has its bottom at the wheel's bottom.
+        wheel.queryCentre = wheel.local.getOrigin() - axes.up * btScalar(double(settings.radius) - wheel.queryRadius);
+        wheel.queryAxle = quatRotate(btQuaternion(axes.up, state.steerAngle), axes.right());
+        wheel.queryUp = axes.up;
+      }
       if (state.inContact) {
         wheel.contact = toChassis * state.contactPoint;
         const btQuaternion steer(axes.up, state.steerAngle);
@@ -103,6 +114,7 @@ FramePose interpolatePose(const FramePose& previous, const FramePose& current, d
       wheel.forward = lerp(a.forward, b.forward, alpha);
       wheel.left = lerp(a.left, b.left, alpha);
       wheel.steerAngle = lerp(a.steerAngle, b.steerAngle, alpha);
+      wheel.queryCentre = lerpVector(a.queryCentre, b.queryCentre, alpha);
       if (a.inContact && b.inContact) {
         wheel.contact = lerpVector(a.contact, b.contact, alpha);
         wheel.longitudinalForce = lerpVector(a.longitudinalForce, b.longitudinalForce, alpha);

@@ -35,6 +35,14 @@ struct WheelPose {
   double longitudinalForceN = 0;          // Fx (N), signed
   double lateralForceN = 0;               // Fy (N), signed, > 0 to the wheel's right
   double staticLoad = 0;                  // N
+  // The wheel's ground query (WheelSettings::groundQuery): a ray draws nothing; a sphere or a
+  // cylinder is drawn where it is cast from, the wheel's place (chassis frame).
+  GroundQueryKind query = GroundQueryKind::Ray;
+  btVector3 queryCentre{0, 0, 0};  // the shape's centre (m)
+  btVector3 queryAxle{1, 0, 0};    // unit: the axle, turned with the steering
+  btVector3 queryUp{0, 0, 1};      // unit: the chassis' up
+  double queryRadius = 0;          // m
+  double queryHalfWidth = 0;       // m, cylinder
 };
 
 struct SuspensionPartPose {

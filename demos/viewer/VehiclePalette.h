@@ -26,6 +26,7 @@ const Color kTireColor{0.13f, 0.13f, 0.14f, 1};
 const Color kSuspensionColor{0.62f, 0.62f, 0.60f, 1};
 const Color kLongitudinalForceColor{0.15f, 0.35f, 1.0f, 1};  // Fx: blue
 const Color kLateralForceColor{0.10f, 0.85f, 0.20f, 1};      // Fy: green
+const Color kQueryShapeColor{0.95f, 0.80f, 0.15f, 1};       // a wheel's sphere or cylinder cast
 const Color kGhostColor{1.0f, 1.0f, 1.0f, 0.8f};             // seed 002's bicycle
 const Color kParkingSpaceColor{1.0f, 0.85f, 0.10f, 1};
 

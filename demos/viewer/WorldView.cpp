@@ -78,6 +78,36 @@ void WorldView::drawForces(const VehiclePose& pose) const {
     drawBar(start, start + basis * wheel.longitudinalForce * btScalar(metresPerNewton), 0.07, kLongitudinalForceColor);
     drawBar(start, start + basis * wheel.lateralForce * btScalar(metresPerNewton), 0.07, kLateralForceColor);
   }
+  for (const WheelPose& wheel : pose.wheels) drawQueryShape(pose.chassis, wheel);
+}
+
+void WorldView::drawQueryShape(const btTransform& chassis, const WheelPose& wheel) const {
+  if (wheel.query == GroundQueryKind::Ray) return;
+  const btMatrix3x3& basis = chassis.getBasis();
+  const btVector3 centre = chassis * wheel.queryCentre;
+  const btVector3 axle = basis * wheel.queryAxle, up = basis * wheel.queryUp, ahead = up.cross(axle);
+  const btScalar radius = btScalar(wheel.queryRadius);
+  constexpr int kSegments = 24;
+  constexpr double kThickness = 0.012;  // m
+  // A circle of `radius` about `middle` in the plane of the unit vectors u and v.
+  auto circle = [&](const btVector3& middle, const btVector3& u, const btVector3& v) {
+    for (int i = 0; i < kSegments; ++i) {
+      const btScalar a = btScalar(SIMD_2_PI * i / kSegments), b = btScalar(SIMD_2_PI * (i + 1) / kSegments);
+      drawBar(middle + (u * std::cos(a) + v * std::sin(a)) * radius,
+              middle + (u * std::cos(b) + v * std::sin(b)) * radius, kThickness, kQueryShapeColor);
+    }
+  };
+  if (wheel.query == GroundQueryKind::Sphere) {  // three great circles
+    circle(centre, up, ahead);
+    circle(centre, up, axle);
+    circle(centre, axle, ahead);
+    return;
+  }
+  const btVector3 halfWidth = axle * btScalar(wheel.queryHalfWidth);
+  circle(centre - halfWidth, up, ahead);  // the rims
+  circle(centre + halfWidth, up, ahead);
+  for (const btVector3& spoke : {up, -up, ahead, -ahead})  // the tread's lines
+    drawBar(centre - halfWidth + spoke * radius, centre + halfWidth + spoke * radius, kThickness, kQueryShapeColor);
 }
 
 void WorldView::drawBar(const btVector3& from, const btVector3& to, double thickness, const Color& color) const {

@@ -20,6 +20,8 @@ class WorldView {
   void drawVehicle(const VehicleModel& model, const VehiclePose& pose, const Color& color) const;
   void drawGhost(const VehicleModel& model, const VehiclePose& pose) const;
   void drawForces(const VehiclePose& pose) const;
+  // A wheel's sphere or cylinder cast, as wire circles (nothing for a ray).
+  void drawQueryShape(const btTransform& chassis, const WheelPose& wheel) const;
   void drawBar(const btVector3& from, const btVector3& to, double thickness, const Color& color) const;
 
   const LitMeshShader& shader_;

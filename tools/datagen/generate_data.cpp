@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -109,6 +110,21 @@ class Obj {
     quad(base + 3, base + 5, base + 4, base + 2);  // back
     triangle(base + 0, base + 5, base + 3);        // left side
     triangle(base + 1, base + 2, base + 4);        // right side
+  }
+
+  // A strip from x0 to x1 whose cross-section along +Y is the polyline `corners` ((y, z) pairs,
+  // y not decreasing: equal y makes a vertical face, a kerb's or a trench's wall).
+  void profile(const std::string& name, double x0, double x1, const std::vector<std::pair<double, double>>& corners) {
+    object(name);
+    const int base = vertexCount_;
+    for (const auto& [y, z] : corners) {
+      vertex({x0, y, z});
+      vertex({x1, y, z});
+    }
+    for (int i = 0; i + 1 < int(corners.size()); ++i) {
+      const int a = base + 2 * i;
+      quad(a, a + 1, a + 3, a + 2);
+    }
   }
 
   void write(const std::string& path) const {
@@ -535,6 +551,22 @@ void rampsAndKerbs(const std::string& dir) {
   obj.write(dir + "/ramps_kerbs.obj");
 }
 
+void kerbsAndGaps(const std::string& dir) {
+  Obj obj("kerbs and gaps: a 30 m wide course along +Y with square kerbs of 5 and 12 cm and trenches "
+          "of 10, 25 and 40 cm, Z up");
+  // (y, z): flat run-up; a 5 cm kerb 4 m long; a 12 cm kerb 6 m long; trenches 30 cm deep of
+  // 25 cm (narrower than a wheel), 40 cm and 10 cm; flat to the end.
+  std::vector<std::pair<double, double>> corners = {{-10, 0}, {14, 0}, {14, 0.05}, {18, 0.05}, {18, 0},
+                                                   {26, 0}, {26, 0.12}, {32, 0.12}, {32, 0}};
+  for (const auto& [start, width] : {std::pair<double, double>{40, 0.25}, {48, 0.40}, {56, 0.10}})
+    for (const auto& [y, z] : {std::pair<double, double>{start, 0}, {start, -0.3}, {start + width, -0.3},
+                               {start + width, 0}})
+      corners.push_back({y, z});
+  corners.push_back({100, 0});
+  obj.profile("course", -15, 15, corners);
+  obj.write(dir + "/kerbs_gaps.obj");
+}
+
 double hillHeight(double x, double y) {
   return 1.5 * std::sin(x * 0.05) * std::cos(y * 0.04) + 0.6 * std::sin(x * 0.13 + y * 0.09);
 }
@@ -570,6 +602,7 @@ int main(int argc, char** argv) {
   flatLot(tracks);
   parkingLot(tracks);
   rampsAndKerbs(tracks);
+  kerbsAndGaps(tracks);
   hills(tracks);
   std::ifstream check(vehicles + "/jeep.obj");
   if (!check) {
