@@ -246,7 +246,7 @@ btScalar lengthAt(GroundQuery& query, btCollisionWorld& world, btScalar z, btSca
 
 }  // namespace
 
-TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 R h - h^2) before its edge, the ray at it") {
+TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 R h - h^2) before its edge, the ray at it; the edge pushes them up and back") {
   // A wheel of radius R touches the edge of a step of height h first when its centre is
   // sqrt(R^2 - (R - h)^2) before the edge. The wheel is moved toward the edge in 1 mm steps;
   // "rising" is a length 0.1 mm below the flat ground's. Budget: the 1 mm step and the 0.1 mm
@@ -283,6 +283,22 @@ TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 
       }
       CAPTURE(onset);
       CHECK(std::fabs(onset - kerbCase.expectedOnset) < kerbCase.tolerance);
+      if (kerbCase.kind == GroundQueryKind::Ray) continue;
+      // 5 mm past the first touch the shape rests on the edge: the contact is the edge's point
+      // and the normal runs from it to the wheel's centre, up and back (toward -z): at first
+      // touch it leans acos((R - h) / R) back (50 deg for 12 cm), which is what makes the kerb
+      // push the wheel back as well as up.
+      const btScalar z = edge - (geometric - 0.005f);
+      const btVector3 top(0, topHeight, z);
+      const GroundSweep sweep{top, top + btVector3(0, -1, 0) * (kTravel + kRadius), btVector3(0, 0, 0),
+                              btVector3(1, 0, 0)};
+      const WheelRayHit hit = castBothRoutes(slot.ground(), world.world(), sweep).nearby;
+      REQUIRE(hit.hit);
+      const btVector3 centre(0, topHeight - (hit.distance - kRadius), z);
+      const btVector3 edgePoint(0, kerbHeight, edge);
+      CHECK((hit.point - edgePoint).length() < 1e-5f);
+      CHECK((hit.normal - (centre - edgePoint) / kRadius).length() < 1e-5f);
+      CHECK(hit.normal.z() < -0.1f);
     }
   }
 }
@@ -494,5 +510,41 @@ TEST_CASE("on a moving platform and on a dynamic body a sphere or cylinder wheel
     CHECK(loadGap < 0.05f);
     const Run shapeBox = run(false, kind);
     CHECK(std::fabs(shapeBox.groundSpeed - rayBox.groundSpeed) < 1e-3f);
+  }
+}
+
+TEST_CASE("a shape ignores the vehicle's own chassis and objects without contact response, as the ray does") {
+  // Flat mesh ground at y = 0 under a wheel whose top hangs at 0.5 m; across the sweep lie a
+  // trigger box (no contact response) and the chassis' own box. Both routes must find the
+  // ground: hit.distance = 0.5 m, its object the ground.
+  for (const GroundQueryKind kind : {GroundQueryKind::Sphere, GroundQueryKind::Cylinder}) {
+    CAPTURE(int(kind));
+    TestWorld world;
+    TiltedMesh flat(btVector3(0, 1, 0), btVector3(0, 0, 1));
+    btCollisionObject ground;
+    ground.setCollisionShape(flat.shape.get());
+    world.world().addCollisionObject(&ground);
+    btRigidBody* trigger = world.addBox(0, btVector3(1, 0.05f, 1),
+                                        btTransform(btQuaternion::getIdentity(), btVector3(0, 0.15f, 0)), 1);
+    trigger->setCollisionFlags(trigger->getCollisionFlags() | btCollisionObject::CF_NO_CONTACT_RESPONSE);
+    btRigidBody* chassis = world.addBox(0, btVector3(1, 0.05f, 1),
+                                        btTransform(btQuaternion::getIdentity(), btVector3(0, 0.3f, 0)), 1);
+    world.world().updateAabbs();
+    GroundQuerySlot slot(wheelWith(kind), WheelQuerySettings{});
+    GroundQuery& query = slot.ground();
+    const btVector3 top(0, 0.5f, 0);
+    const GroundSweep sweep{top, top + btVector3(0, -1, 0) * (kTravel + kRadius), btVector3(0, 0, 0),
+                            btVector3(1, 0, 0)};
+    btVector3 boxMin = sweep.to - btVector3(1, 1, 1), boxMax = sweep.from + btVector3(1, 1, 1);
+    NearbyGround nearby;
+    REQUIRE(nearby.gather(world.world(), *chassis, boxMin, boxMax));
+    WheelRayHit nearbyHit;
+    REQUIRE(query.castNearby(nearby, sweep, false, nearbyHit));
+    const WheelRayHit worldHit = query.castInWorld(world.world(), sweep, chassis);
+    for (const WheelRayHit& hit : {nearbyHit, worldHit}) {
+      REQUIRE(hit.hit);
+      CHECK(hit.object == &ground);
+      CHECK(std::fabs(hit.distance - 0.5f) < 1e-5f);
+    }
   }
 }

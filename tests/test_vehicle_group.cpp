@@ -1,5 +1,5 @@
 // VehicleGroup: one thread and two give bitwise the same trajectories, with cars on hills, on a
-// dynamic slab and on each other's paths; and a group of cars on static ground moves exactly as
+// dynamic slab and on each other's paths, for every wheel query kind; and a group of cars on static ground moves exactly as
 // the same cars added to the world one by one.
 #include <doctest/doctest.h>
 
@@ -19,7 +19,8 @@ enum class Updater { Separate, GroupOneThread, GroupTwoThreads };
 
 // 12 cars in a 4 x 3 grid 6 m apart on hills, driving and steering, each a little differently;
 // with `slab`, the first car stands on a 400 kg dynamic slab lying on the hills.
-std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSlab = nullptr) {
+std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSlab = nullptr,
+                                 GroundQueryKind query = GroundQueryKind::Ray) {
   TestWorld world;
   world.addHillMesh(60, 1, btTransform::getIdentity(), 1);
   btRigidBody* slabBody = nullptr;
@@ -29,6 +30,8 @@ std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSl
     slabBody->setActivationState(DISABLE_DEACTIVATION);
   }
   CarSpec spec;
+  VehicleSettings settings = makeCarSettings(spec);
+  for (WheelSettings& wheel : settings.wheels) wheel.groundQuery = query;
   // Threads even for a dozen cars (the default waits for 32 per thread).
   VehicleGroup group(updater == Updater::GroupTwoThreads ? 2 : 1, 1);
   std::vector<TestCar> separate;
@@ -38,13 +41,13 @@ std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSl
     const btVector3 position(-9 + 6 * (i % 4), 2.2f, -6 + 6 * (i / 4));
     const btTransform pose(btQuaternion(btVector3(0, 1, 0), 0.3f * i), position);
     if (updater == Updater::Separate) {
-      separate.push_back(addCar(world, spec, pose));
+      separate.push_back(addCar(world, spec, pose, &settings));
       vehicles.push_back(separate.back().vehicle.get());
       chassis.push_back(separate.back().chassis);
     } else {
       btRigidBody* body = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), pose, 0.5f);
       body->setActivationState(DISABLE_DEACTIVATION);
-      vehicles.push_back(&group.addVehicle(*body, makeCarSettings(spec)));
+      vehicles.push_back(&group.addVehicle(*body, settings));
       chassis.push_back(body);
     }
   }
@@ -89,6 +92,18 @@ TEST_CASE("a vehicle group gives bitwise the same trajectories on one thread and
   CHECK(wheelStepsOnSlab > 100);  // the first car's solve pushes the slab (phase 4)
   CHECK(sameBits(oneThread, driveFleet(Updater::GroupTwoThreads, true)));
   CHECK(sameBits(driveFleet(Updater::GroupOneThread, false), driveFleet(Updater::GroupTwoThreads, false)));
+}
+
+TEST_CASE("with sphere and cylinder wheels too: one thread and two give bitwise the same trajectories") {
+  for (const GroundQueryKind query : {GroundQueryKind::Sphere, GroundQueryKind::Cylinder}) {
+    CAPTURE(int(query));
+    int wheelStepsOnSlab = 0;
+    const std::vector<btScalar> oneThread = driveFleet(Updater::GroupOneThread, true, &wheelStepsOnSlab, query);
+    CHECK(wheelStepsOnSlab > 100);
+    CHECK(sameBits(oneThread, driveFleet(Updater::GroupTwoThreads, true, nullptr, query)));
+    CHECK(sameBits(driveFleet(Updater::Separate, false, nullptr, query),
+                   driveFleet(Updater::GroupTwoThreads, false, nullptr, query)));
+  }
 }
 
 TEST_CASE("on static ground a vehicle group moves its cars exactly as separate actions do") {

@@ -216,6 +216,12 @@ void Fleet::wheelRay(int car, int wheel, btVector3& from, btVector3& to) const {
   to = from - pose.getBasis().getColumn(1) * (kSuspensionMax + kWheelRadius);
 }
 
+int Fleet::cachedTriangles() const {
+  int count = 0;
+  for (const auto& car : raycars_) count += car->cachedTriangleCount();
+  return count;
+}
+
 double bytesPerVehicle(FleetKind kind, int count) {
   HillTerrain terrain(64, 4);
   BenchWorld world(terrain);
@@ -231,7 +237,10 @@ double bytesPerVehicle(FleetKind kind, int count) {
   std::vector<std::unique_ptr<btRaycastVehicle>> bulletCars;
   raycars.reserve(size_t(count));
   bulletCars.reserve(size_t(count));
-  const VehicleSettings settings = raycarSettings(kind != FleetKind::RaycarNoCache);
+  const GroundQueryKind query = kind == FleetKind::RaycarSphere     ? GroundQueryKind::Sphere
+                                : kind == FleetKind::RaycarCylinder ? GroundQueryKind::Cylinder
+                                                                    : GroundQueryKind::Ray;
+  const VehicleSettings settings = raycarSettings(kind != FleetKind::RaycarNoCache, query);
   // In use on the heap before and after: the vehicles alone (their settings, wheels, caches
   // and solver), allocator overhead included.
   const size_t before = mallinfo2().uordblks;

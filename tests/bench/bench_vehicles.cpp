@@ -5,7 +5,7 @@
 // vehicle updates alone (BenchScene.h):
 //   raycar          RaycastVehicle::updateAction, cached wheel queries (the default)
 //   raycar_nocache  the same with a full rayTest per wheel
-//   raycar_sphere, raycar_cylinder  the same with sphere or cylinder wheels (--profile only)
+//   raycar_sphere, raycar_cylinder  the same with sphere or cylinder wheels
 //   group1, group2  a VehicleGroup on one and on two threads
 //   bullet          btRaycastVehicle::updateAction
 //   rays4           four plain btCollisionWorld::rayTest calls per car, cast beside the raycar
@@ -191,6 +191,16 @@ void printSummary(CollectingReporter& r, double raycarBytes, double bulletBytes)
           raycar, bullet, raycar / bullet, rays, raycar / rays, nocache, group1, group2,
           group1 / group2, group2 / bullet);
   }
+  print("\nWheels with a shape (WheelSettings::groundQuery), us per vehicle-step:\n");
+  print("| N | ray | sphere | cylinder | btRaycastVehicle | cylinder / ray | cylinder / bullet |\n"
+        "|---|---|---|---|---|---|---|\n");
+  for (int n : {1, 10, 100, 1000}) {
+    const double ray = r.median("raycar", n, 1), bullet = r.median("bullet", n, 1);
+    const double sphere = r.median("raycar_sphere", n, 1), cylinder = r.median("raycar_cylinder", n, 1);
+    if (ray == 0 || bullet == 0 || cylinder == 0) continue;
+    print("| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", n, ray, sphere, cylinder, bullet,
+          cylinder / ray, cylinder / bullet);
+  }
   print("\nN = 100 as the terrain's triangle count grows (us per vehicle-step):\n");
   print("| cell (m) | triangles | raycar | btRaycastVehicle | raycar / bullet | 4 rayTests |\n"
         "|---|---|---|---|---|---|\n");
@@ -249,6 +259,9 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
     print("%d of %d cars left the terrain: this figure is not valid\n", fleet.count() - onTerrain, fleet.count());
   print("%s: %d vehicles, %d steps, %.3f us per vehicle-step (rays4: with the raycar update)\n",
         kind.c_str(), vehicles, steps, seconds / steps / vehicles * 1e6);
+  if (fleet.cachedTriangles() > 0)
+    print("cached mesh triangles: %.1f per car; heap: %.0f bytes per car\n",
+          double(fleet.cachedTriangles()) / fleet.count(), bytesPerVehicle(fleetKind(kind), 100));
   return 0;
 }
 
@@ -267,7 +280,8 @@ int main(int argc, char** argv) {
 
   // Steps per run: enough for a stable figure at each N without minutes of warm-up.
   const std::map<int, int> steps = {{1, 20000}, {10, 4000}, {100, 600}, {1000, 150}};
-  const Case everything{1, {"raycar", "bullet", "raycar_nocache", "group1", "group2"}};
+  const Case everything{1, {"raycar", "bullet", "raycar_nocache", "group1", "group2", "raycar_sphere",
+                            "raycar_cylinder"}};
   for (const auto& [vehicles, iterations] : steps)
     benchmark::RegisterBenchmark("side_by_side/cell_1m", runCase, everything)
         ->Arg(vehicles)->Iterations(iterations)->UseManualTime()->Unit(benchmark::kMicrosecond);

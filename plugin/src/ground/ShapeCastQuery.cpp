@@ -7,10 +7,10 @@
 #include <BulletCollision/CollisionShapes/btTriangleMeshShape.h>
 #include <LinearMath/btAabbUtil2.h>
 
-#include "ground/TriangleSweep.h"
-
 #include <algorithm>
 #include <cmath>
+
+#include "ground/TriangleSweep.h"
 
 namespace raycar {
 namespace {
@@ -106,20 +106,22 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
                              ? result.m_hitNormalLocal
                              : object.getWorldTransform().getBasis() * result.m_hitNormalLocal;
       btVector3 pointOnPlane = result.m_hitPointLocal;
+      // The exact touch of that plane (none for a plane the cast runs along); one at the cast's
+      // start or before it means Bullet answered from inside the object (or within its margin of
+      // it): cast again from outside.
+      bool placed = false;
       if (normal.length2() > SIMD_EPSILON) {
         normal.normalize();
         facePlane(object, normal, pointOnPlane);
+        placed = touchPlane(normal, pointOnPlane, touch);
       }
-      // The exact touch of that plane; one before the cast's start means Bullet answered from
-      // inside the object (or within its margin of it): cast again from outside.
       const bool overlapping =
-          result.m_hitFraction == 0 || !(normal.length2() > SIMD_EPSILON) ||
-          !touchPlane(normal, pointOnPlane, touch) ||
-          touch.distance < shape_.beginDistance;
-      if (!overlapping)
+          result.m_hitFraction == 0 || (placed && touch.distance < shape_.beginDistance);
+      if (overlapping) {
+        if (!restarted_ && restartCount_ < kRestarts) restarts_[restartCount_++] = &object;
+      } else if (placed) {
         accepted = touch.distance <= shape_.endDistance && offer(touch, object);
-      else if (!restarted_ && restartCount_ < kRestarts)
-        restarts_[restartCount_++] = &object;
+      }
     }
     // Bullet reports only hits closer than this: keep a seam's neighbours, and triangles whose
     // exact touch Bullet's rounded shape placed late, in.
