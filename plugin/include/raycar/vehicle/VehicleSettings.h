@@ -50,7 +50,9 @@ struct WheelQuerySettings {
   bool cache = true;
   btScalar margin = 0.3;       // m: how far around its ray a wheel's cached region reaches
   btScalar lookahead = 0.1;    // s: the region also covers where the wheel's velocity takes it
-  int maxCachedTriangles = 16;  // per wheel and mesh; a denser region is gathered smaller
+  // Per wheel and mesh (twice this for a sphere or cylinder wheel); a denser region is gathered
+  // smaller.
+  int maxCachedTriangles = 16;
 };
 
 struct VehicleSettings {
