@@ -384,3 +384,101 @@ TEST_CASE("DriverInput: NaN is rejected and counted, out-of-range values are cla
   drive.world.step(kStep);
   CHECK(std::isfinite(drive.vehicle().linearVelocity().length()));
 }
+
+namespace {
+
+// Rear-drive road car (the given rear differential) launched at full throttle in first gear on
+// split friction: tires of 0.2 on ground of `leftFriction` under the left wheels and of 1.8 under
+// the right (the contact takes the mean: 0.2 + 0.2 -> 0.2, 0.2 + 1.8 -> 1.0). With
+// `leftRearInAir` there is no ground under the left rear wheel, and only the first 0.5 s count.
+// Each rear wheel's shaft torque per step, reaction plus spin-up: F R + I dw/dt (N m).
+struct SplitLaunch {
+  std::vector<double> leftTorque, rightTorque;
+  double distance = 0;  // m travelled in the 4 s
+};
+SplitLaunch splitLaunch(DifferentialType type, btScalar biasRatio, btScalar leftFriction, bool leftRearInAir) {
+  TestWorld world;
+  CarSpec spec = roadCar();
+  spec.tireFriction = 0.2f;
+  const btScalar side = spec.axes.right().x() > 0 ? -1 : 1;  // world x of the car's left
+  // Left and right ground: boxes 0.5 m thick with their tops at y = 0.
+  // The left ground starts 0.3 m behind the front axle's line when the left rear is to hang.
+  const btScalar leftStart = leftRearInAir ? -0.3f + spec.wheelbase / 2 - spec.centerOfMassForward : -10;
+  world.addBox(0, btVector3(5, 0.5f, 60), btTransform(btQuaternion::getIdentity(), btVector3(side * 5, -0.5f, leftStart + 60)),
+               leftFriction);
+  world.addBox(0, btVector3(5, 0.5f, 60), btTransform(btQuaternion::getIdentity(), btVector3(-side * 5, -0.5f, 50)),
+               1.8f);
+  VehicleSettings settings = roadSettings(spec);
+  DifferentialSettings differential;
+  differential.axle = 1;
+  differential.type = type;
+  differential.torqueBiasRatio = biasRatio;
+  settings.differentials = {differential};
+  settings.gearbox.shiftUpRpm = settings.engine.maxRpm;  // first gear to the rev limit
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)),
+                       &settings);
+  for (int i = 0; i < int(0.5f / kStep); ++i) world.step(kStep);
+  SplitLaunch result;
+  const btVector3 start = car.chassis->getCenterOfMassPosition();
+  DriverInput input;
+  input.pedal = 1;
+  btScalar previous[2] = {car.vehicle->wheelState(2).angularSpeed, car.vehicle->wheelState(3).angularSpeed};
+  for (int i = 0; i < int(4 / kStep); ++i) {
+    car.vehicle->setInput(input);
+    world.step(kStep);
+    for (int rear = 0; rear < 2; ++rear) {
+      const WheelState& state = car.vehicle->wheelState(2 + rear);
+      const double torque = double(state.longitudinalForce) * spec.radius +
+                            spec.spinInertia * (state.angularSpeed - previous[rear]) / kStep;
+      previous[rear] = state.angularSpeed;
+      if (i * kStep > (leftRearInAir ? 0.1f : 0.5f) && (!leftRearInAir || i * kStep < 0.6f))
+        (rear == 0 ? result.leftTorque : result.rightTorque).push_back(torque);
+    }
+  }
+  result.distance = (car.chassis->getCenterOfMassPosition() - start).length();
+  return result;
+}
+
+}  // namespace
+
+double mean(const std::vector<double>& values) {
+  double sum = 0;
+  for (const double value : values) sum += value;
+  return values.empty() ? 0 : sum / double(values.size());
+}
+
+TEST_CASE("Torsen on split friction: the high-grip wheel gets the torque bias ratio times the spinning wheel's") {
+  // Full throttle in first on friction 0.2 (left) and 1.0 (right): the left rear spins at the
+  // rev limit, the right rear takes TBR times its torque, as long as TBR x 0.2 stays below 1.0
+  // with the loads the launch moves (TBR 4 reaches the right tire's limit: 3.79). Shaft torques
+  // F R + I dw/dt averaged from 0.5 to 4 s; the issue's tolerance, 2%.
+  for (const btScalar ratio : {1.5f, 2.0f, 3.0f}) {
+    CAPTURE(ratio);
+    const SplitLaunch launch = splitLaunch(DifferentialType::Torsen, ratio, 0.2f, false);
+    const double measured = mean(launch.rightTorque) / mean(launch.leftTorque);
+    CAPTURE(measured);
+    CHECK(measured == within(ratio, 0.02));
+  }
+}
+
+TEST_CASE("Torsen with a wheel in the air acts as an open differential; in a steady turn it drives like one") {
+  // The left rear hangs over missing ground: an open differential gives the grounded wheel what
+  // the spinning one takes, next to nothing; so does a Torsen (the wheel in the air takes no
+  // torque to bias against), while a limited-slip differential drives the car away. Measured
+  // over the first 0.5 s: Torsen 36.70 N m, open 36.65, limited slip 1054. Budget 2%.
+  const double open = mean(splitLaunch(DifferentialType::Open, 3, 1.8f, true).rightTorque);
+  const double torsen = mean(splitLaunch(DifferentialType::Torsen, 3, 1.8f, true).rightTorque);
+  const double limited = mean(splitLaunch(DifferentialType::LimitedSlip, 3, 1.8f, true).rightTorque);
+  CAPTURE(open);
+  CAPTURE(torsen);
+  CAPTURE(limited);
+  CHECK(torsen == within(open, 0.02));
+  CHECK(limited > 10 * open);
+  // A steady turn at 5 m/s on light throttle: the rear wheels' speeds spread by track / radius
+  // as an open differential's do (measured 1.5% apart; budget 5%, the open case's own).
+  const TurnResult openTurn = steadyTurn(DifferentialType::Open);
+  const TurnResult torsenTurn = steadyTurn(DifferentialType::Torsen);
+  CAPTURE(openTurn.spread);
+  CAPTURE(torsenTurn.spread);
+  CHECK(torsenTurn.spread == within(openTurn.spread, 0.05));
+}

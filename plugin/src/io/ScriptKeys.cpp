@@ -254,12 +254,14 @@ const std::vector<Key>& keys() {
       // [[differential]]
       {"differential", "axle", FieldScope::Differential, "axle",
        "the driven axle"},
-      {"differential", "type", T::Text, "", 0, 0, "\"open\"", "\"open\", \"locked\" or \"limited_slip\"",
+      {"differential", "type", T::Text, "", 0, 0, "\"open\"",
+       "\"open\", \"locked\", \"limited_slip\" or \"torsen\"",
        SET({
          if (v.text == "open") t.differential->type = DifferentialType::Open;
          else if (v.text == "locked") t.differential->type = DifferentialType::Locked;
          else if (v.text == "limited_slip") t.differential->type = DifferentialType::LimitedSlip;
-         else throw Rejected("must be \"open\", \"locked\" or \"limited_slip\"");
+         else if (v.text == "torsen") t.differential->type = DifferentialType::Torsen;
+         else throw Rejected("must be \"open\", \"locked\", \"limited_slip\" or \"torsen\"");
        })},
       {"differential", "torque_share", FieldScope::Differential, "torqueShare",
        "share of the drive torque; -1: by driving-wheel count"},
@@ -267,6 +269,8 @@ const std::vector<Key>& keys() {
        "limited slip: locking torque at no input"},
       {"differential", "locking_coefficient", FieldScope::Differential, "lockingCoefficient",
        "limited slip: locking torque per N m of input"},
+      {"differential", "torque_bias_ratio", FieldScope::Differential, "torqueBiasRatio",
+       "torsen: the slower wheel's torque at most this times the faster one's"},
       // [[tire]]
       {"tire", "axles", T::IntegerList, "", 0, 64, "[]", "axles whose wheels use this tire; empty: all",
        SET({

@@ -15,6 +15,8 @@ btScalar differentialLockingTorque(const DifferentialSettings& differential,
     case DifferentialType::LimitedSlip:
       return differential.preloadTorque +
              differential.lockingCoefficient * std::fabs(axleInputTorque);
+    case DifferentialType::Torsen:
+      return 0;  // set in the solve from the faster wheel's traction (SpinCoupling::biasRatio)
   }
   return 0;
 }

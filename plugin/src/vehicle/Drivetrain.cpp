@@ -136,8 +136,21 @@ void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& whee
       state.brakeTorque += output.engineBrakingTorque * axle.share * perWheel;
     }
     const btScalar locking = differentialLockingTorque(axle.differential, axleTorque);
-    for (size_t c = 0; c < axle.couplingCount; ++c)
-      couplings_[axle.firstCoupling + c].limit = std::isinf(locking) ? locking : locking * dt;
+    for (size_t c = 0; c < axle.couplingCount; ++c) {
+      SpinCoupling& coupling = couplings_[axle.firstCoupling + c];
+      coupling.limit = std::isinf(locking) ? locking : locking * dt;
+      if (axle.differential.type != DifferentialType::Torsen) continue;
+      // Torsen: the slower wheel's torque may exceed the faster one's T by (ratio - 1) T, each
+      // wheel (ratio - 1) T / 2 across, where T is what the faster wheel's ground took in the
+      // last step; a wheel in the air takes nothing, so nothing passes (it acts open).
+      const Wheel& a = wheels[size_t(coupling.wheelA)];
+      const Wheel& b = wheels[size_t(coupling.wheelB)];
+      const Wheel& faster = a.state.angularSpeed > b.state.angularSpeed ? a : b;
+      const btScalar traction = faster.state.inContact
+                                    ? std::fabs(faster.state.longitudinalForce) * faster.settings.radius
+                                    : 0;
+      coupling.limit = (axle.differential.torqueBiasRatio - 1) / 2 * traction * dt;
+    }
   }
 
   const btScalar footbrake = std::max(brake, output.pedalBrake);

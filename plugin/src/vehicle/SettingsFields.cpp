@@ -123,6 +123,7 @@ const std::vector<SettingsField> kFields = {
     {"torqueShare", S::Differential, false, "", -1, 1, DIFFERENTIAL(torqueShare)},
     {"preloadTorque", S::Differential, false, "N m", 0, 1e6, DIFFERENTIAL(preloadTorque)},
     {"lockingCoefficient", S::Differential, false, "", 0, 100, DIFFERENTIAL(lockingCoefficient)},
+    {"torqueBiasRatio", S::Differential, false, "", 1, 100, DIFFERENTIAL(torqueBiasRatio)},
 };
 
 #undef VEHICLE

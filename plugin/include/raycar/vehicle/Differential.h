@@ -17,7 +17,11 @@
 
 namespace raycar {
 
-enum class DifferentialType { Open, Locked, LimitedSlip };
+// Open: equal torques, free speeds. Locked: equal speeds. LimitedSlip: a clutch pack resisting
+// the speed difference with preload + coefficient x input torque. Torsen: torque biasing, the
+// slower wheel gets at most torqueBiasRatio times the torque the faster wheel's ground takes, so
+// with a wheel in the air it passes nothing across (acts open).
+enum class DifferentialType { Open, Locked, LimitedSlip, Torsen };
 
 struct DifferentialSettings {
   int axle = 0;                          // the axle (WheelSettings::axle) it drives
@@ -25,6 +29,8 @@ struct DifferentialSettings {
   btScalar torqueShare = -1;             // [0, 1] of the drive torque; [-1, 0): by driving-wheel count
   btScalar preloadTorque = 50;           // LimitedSlip (N m): locking torque with no input torque
   btScalar lockingCoefficient = 0.5;     // LimitedSlip: extra locking torque per N m of input
+  btScalar torqueBiasRatio = 3;          // Torsen (>= 1): the slower wheel's torque at most this
+                                         // times the faster one's
 };
 
 // Locking torque (N m) a differential can transmit between its wheels; infinite when locked.
