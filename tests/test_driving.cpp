@@ -290,3 +290,55 @@ TEST_CASE("downforce 1/2 rho ClA v^2 adds to the wheel loads, split by its front
   CHECK(front - staticFront == within(0.7 * downforce, 0.03));
   CHECK(rear - staticRear == within(0.3 * downforce, 0.03));
 }
+
+TEST_CASE("a game's grip scale: a four-wheel locked slide stops in v^2 / (2 g mu s); split grip yaws a braking car toward the grippy side") {
+  // All four wheels locked by the handbrake from 15 m/s on flat ground: the Coulomb friction
+  // mu the wheels report (tire and ground mean, the handbrake's scale) times the grip scale s
+  // decelerates the car at mu s g, so it stops in v^2 / (2 g mu s). Budget 2%: the speed lost
+  // while the springs settle into the slide and the last step.
+  CarSpec spec;
+  spec.rearHandbrakeOnly = false;
+  auto slide = [&](btScalar scale, double& reportedFriction) {
+    FlatScene scene(spec);
+    for (int wheel = 0; wheel < 4; ++wheel) scene.car.vehicle->setGripScale(wheel, scale);
+    scene.car.chassis->setLinearVelocity(scene.car.vehicle->worldForward() * 15);
+    scene.car.vehicle->setHandbrake(true);
+    const btVector3 start = scene.position();
+    scene.world.step(kStep);
+    reportedFriction = scene.car.vehicle->wheelState(0).friction;
+    for (int i = 0; i < 3000 && scene.speed() > 0.001f; ++i) scene.world.step(kStep);
+    return double((scene.position() - start).length());
+  };
+  for (const btScalar scale : {1.0f, 0.5f, 0.25f}) {
+    CAPTURE(scale);
+    double friction = 0;
+    const double distance = slide(scale, friction);
+    CAPTURE(friction);
+    CHECK(distance == within(15.0 * 15.0 / (2 * kGravity * friction), 0.02));
+    double unscaled = 0;
+    slide(1, unscaled);
+    CHECK(friction == within(unscaled * scale, 1e-6));
+  }
+  CarSpec braking;
+  FlatScene split(braking);
+  RaycastVehicle& vehicle = *split.car.vehicle;
+  // The left wheels (0, 2) on a wet patch: a third of the grip.
+  vehicle.setGripScale(0, 0.3f);
+  vehicle.setGripScale(2, 0.3f);
+  CHECK(vehicle.gripScale(0) == 0.3f);
+  CHECK_THROWS_AS(vehicle.setGripScale(1, -1), InputError);
+  CHECK_THROWS_AS(vehicle.setGripScale(1, NAN), InputError);
+  CHECK_THROWS_AS(vehicle.setGripScale(4, 1), InputError);
+  const btVector3 right = vehicle.worldRight();
+  split.car.chassis->setLinearVelocity(vehicle.worldForward() * 20);
+  DriverInput input;
+  input.brake = 1;
+  for (int i = 0; i < int(2 / kStep); ++i) {
+    vehicle.setInput(input);
+    split.world.step(kStep);
+  }
+  // The right wheels brake harder: the nose turns right, toward the grippy side.
+  const double turned = std::asin(double(vehicle.worldForward().dot(right)));
+  CAPTURE(turned);
+  CHECK(turned > 2 * SIMD_PI / 180);
+}

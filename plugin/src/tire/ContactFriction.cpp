@@ -19,7 +19,8 @@ btScalar loadedFriction(btScalar surface, btScalar loadSensitivity, btScalar nor
 ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRules& rules) {
   ContactFriction friction;
   friction.surface = surfaceFriction(inputs.tireFriction, inputs.groundFriction,
-                                     inputs.minFriction, inputs.maxFriction);
+                                     inputs.minFriction, inputs.maxFriction) *
+                     inputs.gripScale;
   friction.tire = loadedFriction(friction.surface, inputs.loadSensitivity, inputs.normalLoad,
                                  inputs.referenceLoad);
   friction.coulomb = friction.tire;

@@ -49,6 +49,19 @@ void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   wake();
 }
 
+void RaycastVehicle::setGripScale(int wheel, btScalar scale) {
+  checkWheelIndex(wheel, "grip scale");
+  if (!(scale >= 0 && scale <= 10))
+    throw InputError("wheel " + std::to_string(wheel + 1), "grip scale must lie in [0, 10]");
+  runtime_->wheels[size_t(wheel)].gripScale = scale;
+  wake();
+}
+
+btScalar RaycastVehicle::gripScale(int wheel) const {
+  checkWheelIndex(wheel, "grip scale");
+  return runtime_->wheels[size_t(wheel)].gripScale;
+}
+
 void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "brake torque");
   if (!std::isfinite(torque) || torque < 0)

@@ -74,6 +74,7 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   inputs.groundFriction = state.groundObject->getFriction();
   inputs.minFriction = settings.minFriction;
   inputs.maxFriction = settings.maxFriction;
+  inputs.gripScale = gripScale;
   inputs.loadSensitivity = settings.tire.loadSensitivity;
   inputs.normalLoad = loadEstimate;
   inputs.referenceLoad = referenceLoad;

@@ -43,6 +43,7 @@ struct Wheel {
   int axleSlot = 0;            // index of its axle in Suspension's per-axle sums
 
   // Per-wheel inputs (RaycastVehicle::setDriveTorque, ...), held until changed
+  btScalar gripScale = 1;    // RaycastVehicle::setGripScale
   btScalar directDrive = 0;  // N m
   btScalar directBrake = 0;  // N m
   btScalar directSteer = 0;  // rad

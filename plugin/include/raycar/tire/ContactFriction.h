@@ -36,6 +36,9 @@ struct FrictionInputs {
   bool sliding = false;          // faster than slipThreshold
   bool locked = false;           // held by the handbrake
   bool tireSlides = true;        // the tire model falls to sliding friction itself
+  // The game's run-time grip scale of this wheel (RaycastVehicle::setGripScale: drift modes,
+  // puddles), applied after the clamp: a wet patch halves grip even at min_friction.
+  btScalar gripScale = 1;
 };
 
 struct ContactFriction {

@@ -57,6 +57,10 @@ class RaycastVehicle : public btActionInterface {
   void setBrakeTorque(int wheel, btScalar torque);  // N m, >= 0
   void setSteerAngle(int wheel, btScalar angle);    // rad, > 0 turns left, |angle| < pi/2
   void setHandbrake(bool engaged);                  // locks every wheel with canBrake
+  // A run-time scale of one wheel's friction (after the script's min/max clamp), for games:
+  // drift modes, puddles, oil. 1 by default; in [0, 10] (InputError otherwise).
+  void setGripScale(int wheel, btScalar scale);
+  btScalar gripScale(int wheel) const;
 
   int wheelCount() const;
   const WheelSettings& wheelSettings(int wheel) const;
