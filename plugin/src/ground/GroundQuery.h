@@ -7,7 +7,9 @@
 // for all of them (NearbyGround). Implementations:
 // - WorldRayQuery: btCollisionWorld::rayTest every step (WheelQuerySettings::cache off);
 // - CachedRayQuery: the same hit, bitwise, from the wheel's cached mesh triangles and the nearby
-//   objects' own ray tests (see below), on any thread.
+//   objects' own ray tests (see below), on any thread;
+// - ShapeCastQuery: a sphere or cylinder swept instead of a ray (WheelSettings::groundQuery),
+//   cached on mesh ground as the ray is (ShapeCastQuery.h).
 // A query answers in two tiers: castNearby from the gathered objects (any thread; false when it
 // cannot answer), then castInWorld through the world (main thread), for the wheels left over.
 //
