@@ -41,9 +41,10 @@ class TriangleHits final : public btTriangleRaycastCallback {
   int hitIndex = 0;
 };
 
-// One triangle's vertices exactly as btBvhTriangleMeshShape::performRaycast reads them. False for
-// index or vertex types that walk does not read (byte indices).
-bool readTriangle(const btStridingMeshInterface& mesh, int part, int index, btScalar* out) {
+}  // namespace
+
+bool readMeshTriangle(const btStridingMeshInterface& mesh, int part, int index, btScalar* out) {
+  if (part < 0 || part >= mesh.getNumSubParts()) return false;
   const unsigned char* vertexBase = nullptr;
   const unsigned char* indexBase = nullptr;
   int vertexCount = 0, vertexStride = 0, indexStride = 0, faceCount = 0;
@@ -51,7 +52,8 @@ bool readTriangle(const btStridingMeshInterface& mesh, int part, int index, btSc
   mesh.getLockedReadOnlyVertexIndexBase(&vertexBase, vertexCount, vertexType, vertexStride,
                                         &indexBase, indexStride, faceCount, indexType, part);
   const bool readable = (indexType == PHY_INTEGER || indexType == PHY_SHORT) &&
-                        (vertexType == PHY_FLOAT || vertexType == PHY_DOUBLE);
+                        (vertexType == PHY_FLOAT || vertexType == PHY_DOUBLE) && index >= 0 &&
+                        index < faceCount;
   if (readable) {
     const auto* indices = reinterpret_cast<const unsigned int*>(indexBase + index * indexStride);
     const btVector3& scaling = mesh.getScaling();
@@ -71,8 +73,6 @@ bool readTriangle(const btStridingMeshInterface& mesh, int part, int index, btSc
   mesh.unLockReadOnlyVertexBase(part);
   return readable;
 }
-
-}  // namespace
 
 bool MeshRayCache::canCache(const btCollisionObject& object) {
   if (object.getCollisionShape()->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return false;
@@ -213,7 +213,7 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     CachedTriangle& triangle = triangles_[count_];
     triangle.part = node.getPartId();
     triangle.index = node.getTriangleIndex();
-    if (!readTriangle(mesh, triangle.part, triangle.index, triangle.vertices)) return false;
+    if (!readMeshTriangle(mesh, triangle.part, triangle.index, triangle.vertices)) return false;
     CachedLeaf& leaf = leaves_[count_];
     for (int axis = 0; axis < 3; ++axis) {
       leaf.quantizedMin[axis] = node.m_quantizedAabbMin[axis];

@@ -37,6 +37,11 @@
 
 namespace raycar {
 
+// One triangle's vertices (mesh space, scaled by the interface's scaling) into out[9], exactly as
+// btBvhTriangleMeshShape::performRaycast reads them. False for a part or index out of range and
+// for index or vertex types that walk does not read (byte indices).
+bool readMeshTriangle(const btStridingMeshInterface& mesh, int part, int index, btScalar* out);
+
 // A cached BVH leaf's box, scanned for every ray, apart from its triangle, read only for the one
 // or two leaves a ray passes: a scan then touches a cache line or two per wheel.
 struct CachedLeaf {

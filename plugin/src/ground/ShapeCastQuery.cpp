@@ -3,13 +3,13 @@
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
-#include <BulletCollision/CollisionShapes/btStridingMeshInterface.h>
 #include <BulletCollision/CollisionShapes/btTriangleMeshShape.h>
 #include <LinearMath/btAabbUtil2.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "ground/MeshRayCache.h"
 #include "ground/TriangleSweep.h"
 
 namespace raycar {
@@ -21,7 +21,9 @@ constexpr btScalar kDegree = btScalar(SIMD_PI / 180);
 constexpr btScalar kSeamSlack = btScalar(1e-3);
 // cos(1 deg): a box's face this well aligned with Bullet's reported normal is the one hit.
 constexpr btScalar kSameFace = btScalar(0.99985);
-// The triangle a mesh hit names, in world space; false when the object is not a triangle mesh.
+// The triangle a mesh hit names, in world space; false when the object is not a triangle mesh
+// (or one whose indices the BVH walk does not read). The vertices are read as the cached route
+// reads them (readMeshTriangle), so both routes place a triangle alike.
 bool hitTriangle(const btCollisionObject& object, const btCollisionWorld::LocalShapeInfo* info,
                  btVector3 (&vertices)[3]) {
   if (info == nullptr) return false;
@@ -34,46 +36,13 @@ bool hitTriangle(const btCollisionObject& object, const btCollisionWorld::LocalS
   }
   if (shape->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return false;
   const auto* mesh = static_cast<const btTriangleMeshShape*>(shape);
-  const btStridingMeshInterface* interface = mesh->getMeshInterface();
-  if (info->m_shapePart < 0 || info->m_shapePart >= interface->getNumSubParts()) return false;
-  const unsigned char* vertexBase = nullptr;
-  const unsigned char* indexBase = nullptr;
-  int vertexCount = 0, stride = 0, indexStride = 0, faceCount = 0;
-  PHY_ScalarType vertexType, indexType;
-  interface->getLockedReadOnlyVertexIndexBase(&vertexBase, vertexCount, vertexType, stride,
-                                              &indexBase, indexStride, faceCount, indexType,
-                                              info->m_shapePart);
-  bool valid = info->m_triangleIndex >= 0 && info->m_triangleIndex < faceCount;
-  const unsigned char* face = indexBase + size_t(info->m_triangleIndex) * size_t(indexStride);
-  const btVector3 meshScaling = interface->getScaling() * scaling;
-  for (int corner = 0; valid && corner < 3; ++corner) {
-    int index = 0;
-    switch (indexType) {
-      case PHY_INTEGER: index = reinterpret_cast<const int*>(face)[corner]; break;
-      case PHY_SHORT: index = reinterpret_cast<const unsigned short*>(face)[corner]; break;
-      case PHY_UCHAR: index = face[corner]; break;
-      default: valid = false; continue;
-    }
-    if (index < 0 || index >= vertexCount) {
-      valid = false;
-      continue;
-    }
-    const unsigned char* vertex = vertexBase + size_t(index) * size_t(stride);
-    btVector3 local;
-    if (vertexType == PHY_FLOAT) {
-      const float* v = reinterpret_cast<const float*>(vertex);
-      local.setValue(btScalar(v[0]), btScalar(v[1]), btScalar(v[2]));
-    } else if (vertexType == PHY_DOUBLE) {
-      const double* v = reinterpret_cast<const double*>(vertex);
-      local.setValue(btScalar(v[0]), btScalar(v[1]), btScalar(v[2]));
-    } else {
-      valid = false;
-      continue;
-    }
-    vertices[corner] = object.getWorldTransform() * (local * meshScaling);
-  }
-  interface->unLockReadOnlyVertexBase(info->m_shapePart);
-  return valid;
+  btScalar v[9];
+  if (!readMeshTriangle(*mesh->getMeshInterface(), info->m_shapePart, info->m_triangleIndex, v))
+    return false;
+  for (int corner = 0; corner < 3; ++corner)
+    vertices[corner] =
+        object.getWorldTransform() * (btVector3(v[3 * corner], v[3 * corner + 1], v[3 * corner + 2]) * scaling);
+  return true;
 }
 
 }  // namespace
@@ -336,12 +305,15 @@ ShapeCastQuery::Cast ShapeCastQuery::castFor(const GroundSweep& sweep) const {
   return cast;
 }
 
+btTransform ShapeCastQuery::bulletEnd(const Cast& cast) const {
+  return btTransform(cast.basis, cast.shape.start + cast.shape.down * (cast.shape.endDistance + slack_));
+}
+
 void ShapeCastQuery::castBullet(const btCollisionObject& object, const Cast& cast,
                                 btScalar back, btCollisionWorld::ConvexResultCallback& callback) const {
   const SweptShape& swept = cast.shape;
   const btTransform start(cast.basis, swept.start - swept.down * back);
-  const btTransform end(cast.basis, swept.start + swept.down * (swept.endDistance + slack_));
-  btCollisionWorld::objectQuerySingle(shape_.get(), start, end,
+  btCollisionWorld::objectQuerySingle(shape_.get(), start, bulletEnd(cast),
                                       const_cast<btCollisionObject*>(&object),
                                       object.getCollisionShape(), object.getWorldTransform(),
                                       callback, 0);
@@ -416,9 +388,7 @@ WheelRayHit ShapeCastQuery::castInWorld(btCollisionWorld& world, const GroundSwe
   const Cast cast = castFor(sweep);
   const SweptShape& swept = cast.shape;
   ShapeHitCallback callback(swept, geometry_.cosMaxSlope, slack_, chassis);
-  world.convexSweepTest(shape_.get(), btTransform(cast.basis, swept.start),
-                        btTransform(cast.basis, swept.start + swept.down * (swept.endDistance + slack_)),
-                        callback, 0);
+  world.convexSweepTest(shape_.get(), btTransform(cast.basis, swept.start), bulletEnd(cast), callback, 0);
   castRestarts(cast, callback);
   return hitFrom(callback);
 }

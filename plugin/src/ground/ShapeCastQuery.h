@@ -88,6 +88,7 @@ class ShapeCastQuery final : public GroundQuery {
   Cast castFor(const GroundSweep& sweep) const;
   // Bullet's cast of the shape against one object, started `back` (m) before the cast's start
   // and run slack_ past its end (a touch at the end may be one Bullet's rounding puts beyond).
+  btTransform bulletEnd(const Cast& cast) const;  // where Bullet's casts end: slack_ past the end
   void castBullet(const btCollisionObject& object, const Cast& cast, btScalar back,
                   btCollisionWorld::ConvexResultCallback& callback) const;
   void castRestarts(const Cast& cast, ShapeHitCallback& callback) const;
