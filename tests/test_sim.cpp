@@ -166,6 +166,12 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[ground]\ntype = \"heightfield\"\nsize = 10000\ncell = 0.1\n", "bad.toml:1: ground.cell: size / cell must be at most 4096"},
       // An integer a double cannot hold exactly: an error, not whatever value was left over.
       {"[scene]\nduration = 9007199254740993\n", "bad.toml:2: scene.duration: cannot be read exactly as a number"},
+      {"[surfaces]\nmaterials = 3\n", "bad.toml:2: surfaces.materials: expects a table of track object names and materials"},
+      {"[surfaces]\nmaterials = { ice = -1 }\n", "bad.toml:2: surfaces.materials: must lie in [0, 1e+06]"},
+      {"[surfaces]\nfriction = [[0, 1.5, 0.2]]\n", "bad.toml:2: surfaces.friction: a row is [surface_id, material, friction]"},
+      {"[surfaces]\nfriction = [[0, 1, 12]]\n", "bad.toml:2: surfaces.friction: friction must lie in [0, 10]"},
+      {"[surfaces]\nfriction = [[0, 1]]\n", "bad.toml:2: surfaces.friction: expects an array of 3 numbers"},
+      {"[surfaces]\nmaterials = { ice = 1 }\n[[vehicle]]\nscript = \"a\"\n", "bad.toml:1: surfaces.materials: names track objects: needs a track ground"},
   };
   for (const Row& row : rows) {
     INFO(row.text);
@@ -218,5 +224,50 @@ TEST_CASE("kerbs: the shapes span a 25 cm trench the ray drops into, and every k
       CHECK(inTrench > flat - sag - 0.002);
       CHECK(inTrench < flat - 0.005);
     }
+  }
+}
+
+TEST_CASE("split_mu: on a table's ice the braking coupe yaws toward the asphalt; on asphalt it brakes straight") {
+  // The scene's two coupes brake at t = 7 s at 115 km/h: the first with its left wheels on the
+  // track object `ice` (material 1, friction 0.15 in [surfaces]), the second on asphalt alone.
+  const Scene scene = loadScene(kScenes + "split_mu.toml");
+  SceneRunner runner(scene);
+  double firstYawAtBrake = 0, secondYawAtBrake = 0, firstTurn = 0, secondTurn = 0;
+  bool onIce = false;
+  auto yawOf = [&](size_t i) {
+    const btVector3 forward = runner.vehicle(i).vehicle().worldForward();
+    return std::atan2(double(forward.y()), double(forward.x()));
+  };
+  while (!runner.finished()) {
+    runner.step();
+    const double time = runner.time();
+    if (time < 7) {
+      firstYawAtBrake = yawOf(0);
+      secondYawAtBrake = yawOf(1);
+    } else if (time < 7.75) {
+      // The first 0.75 s of braking, before the yawing car's wheels leave their sides of the ice.
+      firstTurn = yawOf(0) - firstYawAtBrake;
+      secondTurn = yawOf(1) - secondYawAtBrake;
+      const RaycastVehicle& split = runner.vehicle(0).vehicle();
+      onIce = onIce || (split.wheelState(0).groundMaterial == 1 && split.wheelState(1).groundMaterial == 0);
+    }
+  }
+  CAPTURE(firstTurn);
+  CAPTURE(secondTurn);
+  CHECK(onIce);
+  CHECK(firstTurn < -0.05);                 // clockwise: the nose toward +x, the asphalt
+  CHECK(std::fabs(secondTurn) < 0.001);     // straight
+  const SceneSummary summary = runner.summary();
+  CHECK(std::fabs(summary.vehicles[1].finalPosition.x() - 15) < 0.1);
+}
+
+TEST_CASE("a [surfaces] material for an object the track does not have is an error naming it") {
+  Scene scene = loadScene(kScenes + "split_mu.toml");
+  scene.objectMaterials = {{"lava", 2}};
+  try {
+    SceneRunner runner(scene);
+    FAIL_CHECK("no error");
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()).find("surfaces.materials.lava: the track") != std::string::npos);
   }
 }

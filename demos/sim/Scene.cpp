@@ -147,6 +147,26 @@ Scene parseScene(const std::string& text, const std::string& path) {
       if (section == "ground" && scene.ground == GroundType::Heightfield &&
           scene.heightfieldSize / scene.heightfieldCell > 4096)
         throw Error({path, line, "ground.cell"}, "size / cell must be at most 4096 cells a side");
+    } else if (section == "surfaces") {
+      if (!node.is_table()) throw Error({path, line, section}, "must be a table: [surfaces]");
+      scene.surfacesLine = line;
+      TableReader reader(path, section, *node.as_table());
+      reader.on("materials", [&](const toml::node& n) {
+        const toml::table* materials = n.as_table();
+        if (!materials) reader.fail("expects a table of track object names and materials: { grass = 1 }");
+        for (auto&& [name, material] : *materials)
+          scene.objectMaterials.emplace_back(std::string(name.str()), int(reader.number(material, 0, 1e6)));
+      });
+      reader.on("friction", [&](const toml::node& n) {
+        for (const std::vector<double>& row : reader.rows(n, 3)) {
+          for (int i = 0; i < 2; ++i)
+            if (row[size_t(i)] != std::floor(row[size_t(i)]))
+              reader.fail("a row is [surface_id, material, friction]: the first two are integers");
+          if (!(row[2] >= 0 && row[2] <= 10)) reader.fail("friction must lie in [0, 10]");
+          scene.surfaceFriction.push_back({int(row[0]), int(row[1]), row[2]});
+        }
+      });
+      reader.read();
     } else if (section == "vehicle") {
       const toml::array* records = node.as_array();
       if (!records || !records->is_array_of_tables())
@@ -211,12 +231,14 @@ Scene parseScene(const std::string& text, const std::string& path) {
         scene.vehicles.push_back(std::move(entry));
       }
     } else {
-      throw Error({path, line, section}, "unknown section; known: [scene], [ground], [[vehicle]]");
+      throw Error({path, line, section}, "unknown section; known: [scene], [ground], [surfaces], [[vehicle]]");
     }
   }
   if (scene.vehicles.empty()) throw Error({path, 0, "vehicle"}, "the scene has no [[vehicle]]");
   if (scene.ground == GroundType::Track && scene.trackObj.empty())
     throw Error({path, 0, "ground.obj"}, "a track ground needs obj = \"...\"");
+  if (!scene.objectMaterials.empty() && scene.ground != GroundType::Track)
+    throw Error({path, scene.surfacesLine, "surfaces.materials"}, "names track objects: needs a track ground");
   return scene;
 }
 

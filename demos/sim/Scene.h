@@ -14,6 +14,8 @@
 //               parking), ghost (parking: seed 002's kinematic bicycle driven alongside),
 //               drift_angle_deg, drift_seconds, speed (drift: entry speed),
 //               radius, speed, speed_step, step_seconds (constant_radius: ISO 4138)
+//   [surfaces]  materials = { object = material, ... } (a track's OBJ objects; the rest are 0),
+//               friction = [[surface_id, material, friction], ...] (SurfaceTable.h)
 // The world is Z up (the models' and tracks' convention); heading 0 points a vehicle along +y.
 
 #include <LinearMath/btVector3.h>
@@ -60,6 +62,13 @@ struct VehicleEntry {
   std::string wheelQuery;
 };
 
+// One row of [surfaces] friction: tire surface `surfaceId` on ground `material`.
+struct SurfacePair {
+  int surfaceId = 0;
+  int material = 0;
+  double friction = 1;
+};
+
 struct Scene {
   std::string path;
   std::string name;
@@ -73,6 +82,11 @@ struct Scene {
   std::string trackObj;
   double heightfieldSize = 256, heightfieldCell = 2, heightfieldAmplitude = 1.5, heightfieldWavelength = 60;
   std::vector<VehicleEntry> vehicles;
+  // [surfaces]: the ground material of each named track object, and the friction table. Empty:
+  // no table, every contact uses (tire + ground) / 2.
+  std::vector<std::pair<std::string, int>> objectMaterials;
+  std::vector<SurfacePair> surfaceFriction;
+  int surfacesLine = 0;
   // The parking space the parking scene aims for (x0, y0, x1, y1), when given.
   bool hasParkingSpace = false;
   std::array<double, 4> parkingSpace{0, 0, 0, 0};

@@ -9,6 +9,7 @@
 
 #include "raycar/Error.h"
 #include "raycar/io/ObjModel.h"
+#include "raycar/tire/SurfaceTable.h"
 
 namespace raycar::sim {
 namespace {
@@ -49,6 +50,7 @@ SceneRunner::~SceneRunner() {
 }
 
 void SceneRunner::buildGround() {
+  std::vector<int> triangleMaterials;  // a track's, in the order its triangles enter the mesh
   switch (scene_.ground) {
     case GroundType::Plane:
       groundShape_ = std::make_unique<btStaticPlaneShape>(btVector3(0, 0, 1), 0);
@@ -62,10 +64,20 @@ void SceneRunner::buildGround() {
     }
     case GroundType::Track: {
       const ObjModel model = loadObjModel(scene_.trackObj);
+      for (const auto& [name, material] : scene_.objectMaterials)
+        if (model.find(name) == nullptr)
+          throw Error({scene_.path, scene_.surfacesLine, "surfaces.materials." + name},
+                      "the track " + scene_.trackObj + " has no object of this name");
       groundMesh_ = std::make_unique<btTriangleMesh>();
-      for (const ObjObject& object : model.objects)
-        for (const auto& t : object.triangles)
+      for (const ObjObject& object : model.objects) {
+        int material = 0;
+        for (const auto& [name, objectMaterial] : scene_.objectMaterials)
+          if (name == object.name) material = objectMaterial;
+        for (const auto& t : object.triangles) {
           groundMesh_->addTriangle(object.vertices[t[0]], object.vertices[t[1]], object.vertices[t[2]]);
+          triangleMaterials.push_back(material);
+        }
+      }
       if (groundMesh_->getNumTriangles() == 0)
         throw Error({scene_.trackObj, 0, ""}, "the track has no triangles");
       groundShape_ = std::make_unique<btBvhTriangleMeshShape>(groundMesh_.get(), true);
@@ -100,6 +112,12 @@ void SceneRunner::buildGround() {
   if (!ground_) ground_ = std::make_unique<btRigidBody>(0, nullptr, groundShape_.get());
   ground_->setFriction(btScalar(scene_.friction));
   world_->addRigidBody(ground_.get());
+  if (!scene_.objectMaterials.empty() || !scene_.surfaceFriction.empty()) {
+    surfaces_ = std::make_shared<SurfaceTable>();
+    if (!scene_.objectMaterials.empty()) surfaces_->setTriangleMaterials(*ground_, std::move(triangleMaterials));
+    for (const SurfacePair& pair : scene_.surfaceFriction)
+      surfaces_->setFriction(pair.surfaceId, pair.material, btScalar(pair.friction));
+  }
 }
 
 void SceneRunner::spawnVehicles() {
@@ -132,6 +150,7 @@ void SceneRunner::spawnVehicles() {
       run.car = std::make_unique<SpawnedVehicle>(*world_, vehicle, btTransform(heading, position) * upright,
                                                  group_.get());
       run.car->chassis().setActivationState(DISABLE_DEACTIVATION);
+      run.car->vehicle().setSurfaceTable(surfaces_);
       run.driver = makeDriver(entry);
       measureAxles(run);
       run.summary.script = entry.script;
@@ -186,6 +205,7 @@ void SceneRunner::respawnVehicle(size_t index, const LoadedVehicle& vehicle) {
   // Built before the old one goes: if the settings are rejected, the old vehicle stays.
   auto car = std::make_unique<SpawnedVehicle>(*world_, vehicle, modelToWorld, group_.get());
   run.car = std::move(car);
+  run.car->vehicle().setSurfaceTable(surfaces_);
   btRigidBody& chassis = run.car->chassis();
   const btVector3 centre = chassis.getCenterOfMassPosition();
   chassis.setLinearVelocity(linearVelocity + angularVelocity.cross(centre - oldCentre));

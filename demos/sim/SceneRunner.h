@@ -126,6 +126,7 @@ class SceneRunner {
   std::unique_ptr<btTriangleMesh> groundMesh_;
   std::vector<float> heights_;
   std::unique_ptr<btRigidBody> ground_;
+  std::shared_ptr<SurfaceTable> surfaces_;  // [surfaces], null when the scene has none
   std::unique_ptr<VehicleGroup> group_;  // with threads >= 1; outlives the vehicles in runs_
   std::vector<Run> runs_;
   std::vector<TelemetryRow> telemetry_;

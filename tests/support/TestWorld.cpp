@@ -56,6 +56,14 @@ btRigidBody* TestWorld::addBox(btScalar mass, const btVector3& halfExtents,
 
 btRigidBody* TestWorld::addHillMesh(btScalar size, btScalar cell, const btTransform& transform,
                                     btScalar friction) {
+  return addGridMesh(size, cell, transform, friction, [](btScalar x, btScalar z) {
+    return 0.4f * std::sin(x * 0.37f) * std::cos(z * 0.29f) + 0.2f * std::sin(x + z);
+  });
+}
+
+btRigidBody* TestWorld::addGridMesh(btScalar size, btScalar cell, const btTransform& transform,
+                                    btScalar friction,
+                                    const std::function<btScalar(btScalar, btScalar)>& height) {
   const int cells = int(std::lround(size / cell));
   const int side = cells + 1;
   std::vector<btScalar>& vertices = meshVertices_.emplace_back();
@@ -64,7 +72,7 @@ btRigidBody* TestWorld::addHillMesh(btScalar size, btScalar cell, const btTransf
     for (int column = 0; column < side; ++column) {
       const btScalar x = -size / 2 + column * cell, z = -size / 2 + row * cell;
       vertices.push_back(x);
-      vertices.push_back(0.4f * std::sin(x * 0.37f) * std::cos(z * 0.29f) + 0.2f * std::sin(x + z));
+      vertices.push_back(height(x, z));
       vertices.push_back(z);
     }
   }

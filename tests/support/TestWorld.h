@@ -7,6 +7,7 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -37,6 +38,11 @@ class TestWorld {
   // cells, heights up to about 0.6 m, placed at `transform`.
   btRigidBody* addHillMesh(btScalar size, btScalar cell, const btTransform& transform,
                            btScalar friction);
+  // A static btBvhTriangleMeshShape over a `size` m square of `cell` m cells (Y up in its own
+  // frame) at heights height(x, z). Cell (row, column), its corner at x = -size / 2 + column
+  // cell, z = -size / 2 + row cell, holds triangles 2 (row cells + column) and the one after.
+  btRigidBody* addGridMesh(btScalar size, btScalar cell, const btTransform& transform,
+                           btScalar friction, const std::function<btScalar(btScalar, btScalar)>& height);
   // Fixed step of dt, one substep.
   void step(btScalar dt) { world_->stepSimulation(dt, 1, dt); }
 

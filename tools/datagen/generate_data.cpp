@@ -567,6 +567,17 @@ void kerbsAndGaps(const std::string& dir) {
   obj.write(dir + "/kerbs_gaps.obj");
 }
 
+void splitMu(const std::string& dir) {
+  Obj obj("split mu: a 60 x 260 m flat lot along +Y whose strip x in [-15, 0], y in [110, 250] is ice "
+          "(object `ice`; the rest asphalt), Z up");
+  const auto flat = [](double, double) { return 0.0; };
+  obj.heightField("asphalt", -30, 30, -10, 110, 10, flat);
+  obj.heightField("asphalt_left", -30, -15, 110, 250, 5, flat);
+  obj.heightField("ice", -15, 0, 110, 250, 5, flat);
+  obj.heightField("asphalt_right", 0, 30, 110, 250, 10, flat);
+  obj.write(dir + "/split_mu.obj");
+}
+
 double hillHeight(double x, double y) {
   return 1.5 * std::sin(x * 0.05) * std::cos(y * 0.04) + 0.6 * std::sin(x * 0.13 + y * 0.09);
 }
@@ -603,6 +614,7 @@ int main(int argc, char** argv) {
   parkingLot(tracks);
   rampsAndKerbs(tracks);
   kerbsAndGaps(tracks);
+  splitMu(tracks);
   hills(tracks);
   std::ifstream check(vehicles + "/jeep.obj");
   if (!check) {

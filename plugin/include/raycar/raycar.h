@@ -5,6 +5,7 @@
 #include "raycar/Error.h"
 // tire/: how much force a tire gives
 #include "raycar/tire/ContactFriction.h"
+#include "raycar/tire/SurfaceTable.h"
 #include "raycar/tire/FrictionCurve.h"
 #include "raycar/tire/Tire.h"
 // vehicle/: the vehicle, its settings and the laws of its parts

@@ -87,6 +87,7 @@ bool CachedRayQuery::castAmongNearby(const NearbyGround& nearby, const btVector3
   btScalar bestFraction = 1;
   btVector3 bestPoint(0, 0, 0), bestNormal(0, 0, 0);
   const btCollisionObject* bestObject = nullptr;
+  int bestPart = -1, bestTriangle = -1;
   for (const NearbyObject& candidate : nearby.objects()) {
     if (!ray.crosses(*candidate.leaf)) continue;
     const btCollisionObject& object = *candidate.object;
@@ -117,9 +118,12 @@ bool CachedRayQuery::castAmongNearby(const NearbyGround& nearby, const btVector3
     bestPoint = result.m_hitPointWorld;
     bestNormal = result.m_hitNormalWorld;
     bestObject = result.m_collisionObject;
+    bestPart = result.hitPart;
+    bestTriangle = result.hitTriangle;
   }
   if (tie) return false;
-  hit = found ? wheelRayHit(from, to, bestFraction, bestPoint, bestNormal, bestObject)
+  hit = found ? wheelRayHit(from, to, bestFraction, bestPoint, bestNormal, bestObject,
+                                bestPart, bestTriangle)
               : WheelRayHit{};
   return true;
 }

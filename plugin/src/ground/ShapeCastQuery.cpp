@@ -65,11 +65,14 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   btScalar addSingleResult(btCollisionWorld::LocalConvexResult& result,
                            bool normalInWorldSpace) override {
     const btCollisionObject& object = *result.m_hitCollisionObject;
+    const btCollisionWorld::LocalShapeInfo* info = result.m_localShapeInfo;
+    const int part = info != nullptr ? info->m_shapePart : -1;
+    const int triangleIndex = info != nullptr ? info->m_triangleIndex : -1;
     btVector3 triangle[3];
     TriangleTouch touch;
     bool accepted = false;
-    if (hitTriangle(object, result.m_localShapeInfo, triangle)) {
-      accepted = sweepTriangle(shape_, triangle, touch) && offer(touch, object);
+    if (hitTriangle(object, info, triangle)) {
+      accepted = sweepTriangle(shape_, triangle, touch) && offer(touch, object, part, triangleIndex);
     } else {
       btVector3 normal = normalInWorldSpace
                              ? result.m_hitNormalLocal
@@ -89,7 +92,7 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
       if (overlapping) {
         if (!restarted_ && restartCount_ < kRestarts) restarts_[restartCount_++] = &object;
       } else if (placed) {
-        accepted = touch.distance <= shape_.endDistance && offer(touch, object);
+        accepted = touch.distance <= shape_.endDistance && offer(touch, object, part, triangleIndex);
       }
     }
     // Bullet reports only hits closer than this: keep a seam's neighbours, and triangles whose
@@ -100,8 +103,9 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     return m_closestHitFraction;
   }
 
-  // Keeps `touch` on `object` if it is ground (not steeper than the max slope) and the closest.
-  bool offer(const TriangleTouch& touch, const btCollisionObject& object) {
+  // Keeps `touch` on `object` (on its mesh triangle `triangle` of part `part`, -1 if none) if it
+  // is ground (not steeper than the max slope) and the closest.
+  bool offer(const TriangleTouch& touch, const btCollisionObject& object, int part, int triangle) {
     const btScalar upright = -touch.normal.dot(shape_.down);
     if (upright < cosMaxSlope_) return false;  // a wall, a kerb's face
     // Two touches at the very same distance (the triangles of a crease, met on their shared
@@ -111,6 +115,8 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
       found_ = true;
       best_ = touch;
       object_ = &object;
+      part_ = part;
+      triangle_ = triangle;
     }
     return true;
   }
@@ -128,6 +134,8 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   bool found() const { return found_; }
   const TriangleTouch& best() const { return best_; }
   const btCollisionObject* object() const { return object_; }
+  int part() const { return part_; }
+  int triangle() const { return triangle_; }
 
  private:
   // Bullet's GJK places a hit on a box to about 1e-4 m and its normal to about 1e-4: a box's
@@ -167,6 +175,8 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   bool found_ = false;
   TriangleTouch best_;
   const btCollisionObject* object_ = nullptr;
+  int part_ = -1;
+  int triangle_ = -1;
   bool restarted_ = false;
   int restartCount_ = 0;
   const btCollisionObject* restarts_[kRestarts] = {};
@@ -216,10 +226,10 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
     vertices[2].setValue(v[6], v[7], v[8]);
   };
   // Keeps a touch (mesh space) and bounds the sweep's end by the closest so far.
-  auto offer = [&](const TriangleTouch& touch) {
+  auto offer = [&](int i, const TriangleTouch& touch) {
     const TriangleTouch world{touch.distance, transform * touch.point,
                               transform.getBasis() * touch.normal};
-    if (callback.offer(world, object))
+    if (callback.offer(world, object, triangles[i].part, triangles[i].index))
       local.endDistance = std::min(local.endDistance, callback.best().distance);
   };
   // Two passes: the face touches of every triangle, then the edge and corner touches of those
@@ -235,7 +245,7 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
     TriangleTouch touch;
     const FaceTouch face = sweepTriangleFace(local, vertices, touch);
     if (face == FaceTouch::Touch) {
-      offer(touch);
+      offer(i, touch);
     } else if (face == FaceTouch::Boundary) {
       if (boundaryCount < kMaxBoundaryTriangles)
         boundary[boundaryCount++] = i;
@@ -247,14 +257,14 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
     btVector3 vertices[3];
     meshTriangle(boundary[k], vertices);
     TriangleTouch touch;
-    if (sweepTriangleBoundary(local, vertices, touch)) offer(touch);
+    if (sweepTriangleBoundary(local, vertices, touch)) offer(boundary[k], touch);
   }
   // More triangles than the list holds: the rest the slow way, every one in full.
   for (int i = 0; overflow && i < cache.triangleCount(); ++i) {
     btVector3 vertices[3];
     meshTriangle(i, vertices);
     TriangleTouch touch;
-    if (overlaps(i) && sweepTriangle(local, vertices, touch)) offer(touch);
+    if (overlaps(i) && sweepTriangle(local, vertices, touch)) offer(i, touch);
   }
   return true;
 }
@@ -341,6 +351,8 @@ WheelRayHit ShapeCastQuery::hitFrom(const ShapeHitCallback& callback) const {
   hit.point = touch.point;
   hit.normal = touch.normal;
   hit.object = callback.object();
+  hit.shapePart = callback.part();
+  hit.triangleIndex = callback.triangle();
   return hit;
 }
 

@@ -4,7 +4,7 @@ namespace raycar {
 
 WheelRayHit wheelRayHit(const btVector3& from, const btVector3& to, btScalar hitFraction,
                         const btVector3& hitPoint, const btVector3& hitNormal,
-                        const btCollisionObject* object) {
+                        const btCollisionObject* object, int part, int triangle) {
   WheelRayHit hit;
   hit.hit = true;
   hit.distance = hitFraction * (to - from).length();
@@ -12,6 +12,8 @@ WheelRayHit wheelRayHit(const btVector3& from, const btVector3& to, btScalar hit
   btVector3 normal = hitNormal;
   hit.normal = normal.safeNormalize();
   hit.object = object;
+  hit.shapePart = part;
+  hit.triangleIndex = triangle;
   return hit;
 }
 
@@ -21,7 +23,8 @@ WheelRayHit castWheelRay(btCollisionWorld& world, const btVector3& from, const b
   world.rayTest(from, to, callback);
   if (!callback.hasHit()) return WheelRayHit{};
   return wheelRayHit(from, to, callback.m_closestHitFraction, callback.m_hitPointWorld,
-                     callback.m_hitNormalWorld, callback.m_collisionObject);
+                     callback.m_hitNormalWorld, callback.m_collisionObject, callback.hitPart,
+                     callback.hitTriangle);
 }
 
 }  // namespace raycar

@@ -11,6 +11,10 @@ struct WheelRayHit {
   btVector3 point{0, 0, 0};      // world
   btVector3 normal{0, 0, 0};     // world, unit
   const btCollisionObject* object = nullptr;
+  // The mesh triangle hit (Bullet's part and triangle index), for per-triangle ground materials
+  // (SurfaceTable); -1 where the ground is not a triangle mesh or height field.
+  int shapePart = -1;
+  int triangleIndex = -1;
 };
 
 // Bullet's closest-hit ray callback with the wheel's filter: not `ignored` (the vehicle's own
@@ -27,6 +31,17 @@ class WheelRayCallback final : public btCollisionWorld::ClosestRayResultCallback
     return ClosestRayResultCallback::needsCollision(proxy);
   }
 
+  // Bullet's closest hit, and which triangle of a mesh it is on.
+  btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
+    const btCollisionWorld::LocalShapeInfo* info = result.m_localShapeInfo;
+    hitPart = info != nullptr ? info->m_shapePart : -1;
+    hitTriangle = info != nullptr ? info->m_triangleIndex : -1;
+    return ClosestRayResultCallback::addSingleResult(result, normalInWorldSpace);
+  }
+
+  int hitPart = -1;
+  int hitTriangle = -1;
+
  private:
   const btCollisionObject* ignored_;
 };
@@ -34,7 +49,7 @@ class WheelRayCallback final : public btCollisionWorld::ClosestRayResultCallback
 // The hit as the wheel keeps it, from what a ClosestRayResultCallback holds after a hit.
 WheelRayHit wheelRayHit(const btVector3& from, const btVector3& to, btScalar hitFraction,
                         const btVector3& hitPoint, const btVector3& hitNormal,
-                        const btCollisionObject* object);
+                        const btCollisionObject* object, int part, int triangle);
 
 // Closest hit along from -> to through btCollisionWorld::rayTest, with WheelRayCallback's filter.
 WheelRayHit castWheelRay(btCollisionWorld& world, const btVector3& from, const btVector3& to,

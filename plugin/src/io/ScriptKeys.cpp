@@ -73,7 +73,7 @@ const std::vector<Key>& keys() {
       {"wheel", "damping", FieldScope::Wheel, "damping",
        "damper rate; <= 0: that fraction of critical"},
       {"wheel", "surface_id", FieldScope::Wheel, "surfaceId",
-       "the tire's surface identifier (carried for the game)"},
+       "the tire's surface: its row in the game's SurfaceTable (friction per ground material)"},
       {"wheel", "can_brake", T::Boolean, "0/1", 0, 1, "1", "the handbrake locks this wheel",
        SET(t.wheel->wheel.canBrake = v.boolean)},
       {"wheel", "min_friction", FieldScope::Wheel, "minFriction",

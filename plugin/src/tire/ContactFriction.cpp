@@ -18,9 +18,11 @@ btScalar loadedFriction(btScalar surface, btScalar loadSensitivity, btScalar nor
 
 ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRules& rules) {
   ContactFriction friction;
-  friction.surface = surfaceFriction(inputs.tireFriction, inputs.groundFriction,
-                                     inputs.minFriction, inputs.maxFriction) *
-                     inputs.gripScale;
+  const btScalar mixed = inputs.pairFriction >= 0
+                            ? std::clamp(inputs.pairFriction, inputs.minFriction, inputs.maxFriction)
+                            : surfaceFriction(inputs.tireFriction, inputs.groundFriction,
+                                              inputs.minFriction, inputs.maxFriction);
+  friction.surface = mixed * inputs.gripScale;
   friction.tire = loadedFriction(friction.surface, inputs.loadSensitivity, inputs.normalLoad,
                                  inputs.referenceLoad);
   friction.coulomb = friction.tire;

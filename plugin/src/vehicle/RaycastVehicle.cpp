@@ -62,6 +62,15 @@ btScalar RaycastVehicle::gripScale(int wheel) const {
   return runtime_->wheels[size_t(wheel)].gripScale;
 }
 
+void RaycastVehicle::setSurfaceTable(std::shared_ptr<const SurfaceTable> table) {
+  runtime_->surfaces = std::move(table);
+  wake();
+}
+
+const std::shared_ptr<const SurfaceTable>& RaycastVehicle::surfaceTable() const {
+  return runtime_->surfaces;
+}
+
 void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "brake torque");
   if (!std::isfinite(torque) || torque < 0)

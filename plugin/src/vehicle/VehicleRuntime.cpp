@@ -174,7 +174,7 @@ void VehicleRuntime::measureContacts() {
   const btVector3 left = up.cross(forward);
   for (Wheel& wheel : wheels)
     wheel.measureContact(*chassis, forward, left, settings.friction, settings.solver.stickSpeed,
-                         handbrake);
+                         handbrake, surfaces.get());
 }
 
 int VehicleRuntime::groundBodyIndex(btRigidBody* body) {

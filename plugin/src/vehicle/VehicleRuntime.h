@@ -7,10 +7,12 @@
 #include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "ground/GroundQuery.h"
+#include "raycar/tire/SurfaceTable.h"
 #include "raycar/vehicle/DriverInput.h"
 #include "raycar/vehicle/VehicleSettings.h"
 #include "solver/ContactSolver.h"
@@ -76,6 +78,8 @@ class VehicleRuntime {
   Suspension suspension;
   Aero aero;
   std::optional<NearbyGround> nearby;  // empty when no wheel's query uses it
+  // The game's friction table (RaycastVehicle::setSurfaceTable); null: (tire + ground) / 2.
+  std::shared_ptr<const SurfaceTable> surfaces;
   ContactSolver solver;
   // The driver
   DriverInput input;

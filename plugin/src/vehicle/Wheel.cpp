@@ -38,12 +38,13 @@ void Wheel::applyGroundHit() {
 
 void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
                            const btVector3& left, const FrictionRules& rules, btScalar stickSpeed,
-                           bool handbrake) {
+                           bool handbrake, const SurfaceTable* surfaces) {
   state.locked = handbrake && settings.canBrake;
   if (state.locked) state.angularSpeed = 0;
   if (!state.inContact) {
     state.slipRatio = state.slipAngle = 0;
     state.friction = 0;
+    state.groundMaterial = 0;
     state.sliding = false;
     return;
   }
@@ -72,6 +73,11 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   FrictionInputs inputs;
   inputs.tireFriction = settings.tire.friction;
   inputs.groundFriction = state.groundObject->getFriction();
+  if (surfaces != nullptr) {
+    state.groundMaterial =
+        surfaces->material(state.groundObject, groundHit.shapePart, groundHit.triangleIndex);
+    inputs.pairFriction = surfaces->friction(settings.surfaceId, state.groundMaterial);
+  }
   inputs.minFriction = settings.minFriction;
   inputs.maxFriction = settings.maxFriction;
   inputs.gripScale = gripScale;

@@ -10,6 +10,7 @@
 
 #include "ground/GroundQuerySlot.h"
 #include "raycar/tire/ContactFriction.h"
+#include "raycar/tire/SurfaceTable.h"
 #include "raycar/vehicle/Wheel.h"
 #include "solver/ContactSolver.h"
 
@@ -87,9 +88,11 @@ struct Wheel {
   // ApplyGround: the ground query's hit into the contact and the suspension length.
   void applyGroundHit();
   // MeasureContacts: contact frame, contact velocities, sliding, friction, static rows. The
-  // chassis' forward and left axes in the world; handbrake: the driver's.
+  // chassis' forward and left axes in the world; handbrake: the driver's; surfaces: the game's
+  // friction table, or null.
   void measureContact(const btRigidBody& chassis, const btVector3& forward, const btVector3& left,
-                      const FrictionRules& rules, btScalar stickSpeed, bool handbrake);
+                      const FrictionRules& rules, btScalar stickSpeed, bool handbrake,
+                      const SurfaceTable* surfaces);
   // Solve, before: the rows' inputs that are not the suspension's (Suspension::prepareContacts)
   // nor the ground body's.
   void prepareContact(const AeroSettings& aero, btScalar dt);

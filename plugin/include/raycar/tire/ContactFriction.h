@@ -2,6 +2,8 @@
 #include "raycar/Config.h"  // first: the Bullet precision check
 // The friction coefficient a wheel's contact uses, decided here and nowhere else:
 //   surface  = clamp((tire + ground) / 2, min_friction, max_friction)     seed 001
+//              (the game's SurfaceTable pair in place of (tire + ground) / 2 where it has one),
+//              x the game's grip scale
 //   loaded   = surface x (1 - k_load (N / N_ref - 1)), >= 0                seed 004 (Tire.h)
 //   coulomb  = loaded, x dyn_friction_ratio while a Coulomb tire slides,   seed 001
 //              and for a handbraked wheel min(that x 0.85, max_braking_friction)
@@ -28,6 +30,9 @@ struct FrictionRules {
 struct FrictionInputs {
   btScalar tireFriction = 1;     // the tire's own coefficient (TireSettings::friction)
   btScalar groundFriction = 1;   // the ground object's (btCollisionObject::getFriction)
+  // The game's SurfaceTable entry for this tire surface on this ground material, which replaces
+  // (tire + ground) / 2; < 0: the table names no such pair (or there is no table).
+  btScalar pairFriction = -1;
   btScalar minFriction = 0;      // the wheel's clamp (WheelSettings)
   btScalar maxFriction = 100;
   btScalar loadSensitivity = 0;  // k_load

@@ -30,6 +30,7 @@
 
 namespace raycar {
 
+class SurfaceTable;
 class VehicleRuntime;
 
 class RaycastVehicle : public btActionInterface {
@@ -61,6 +62,10 @@ class RaycastVehicle : public btActionInterface {
   // drift modes, puddles, oil. 1 by default; in [0, 10] (InputError otherwise).
   void setGripScale(int wheel, btScalar scale);
   btScalar gripScale(int wheel) const;
+  // The friction of each tire surface on each ground material (SurfaceTable.h); null (the
+  // default): every contact uses (tire + ground) / 2. Many vehicles may share one table.
+  void setSurfaceTable(std::shared_ptr<const SurfaceTable> table);
+  const std::shared_ptr<const SurfaceTable>& surfaceTable() const;
 
   int wheelCount() const;
   const WheelSettings& wheelSettings(int wheel) const;

@@ -42,7 +42,7 @@ struct WheelSettings {
   SteerMode steering = SteerMode::Automatic;  // Automatic: steered when ahead of the centre of mass
   btScalar minFriction = 0;     // lower clamp of (tire + ground) / 2
   btScalar maxFriction = 100;   // upper clamp of (tire + ground) / 2
-  int surfaceId = 0;            // the game's tire surface identifier; raycar only carries it
+  int surfaceId = 0;            // the tire's surface: its row in the game's SurfaceTable
   GroundQueryKind groundQuery = GroundQueryKind::Ray;
   btScalar queryRadius = 0;     // m, Sphere only: 0 is the wheel's radius; at most the radius
   // deg, Sphere and Cylinder: a contact whose normal leans further than this from the chassis'
@@ -60,6 +60,7 @@ struct WheelState {
   // The object the last ray pass hit (null when airborne). Not owned, and not refreshed while the
   // chassis sleeps: do not dereference it after that object has left the world.
   const btCollisionObject* groundObject = nullptr;
+  int groundMaterial = 0;  // the ground's material in the vehicle's SurfaceTable (0 without one)
   // Suspension
   btScalar suspensionLength = 0;       // m, in [0, len_max]
   btScalar suspensionCompression = 0;  // len_max - length (m)

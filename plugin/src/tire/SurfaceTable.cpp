@@ -1,0 +1,50 @@
+#include "raycar/tire/SurfaceTable.h"
+
+#include <cmath>
+#include <string>
+
+#include "raycar/Error.h"
+
+namespace raycar {
+
+void SurfaceTable::setFriction(int surfaceId, int material, btScalar friction) {
+  if (!(friction >= 0 && friction <= 10))
+    throw InputError("surface " + std::to_string(surfaceId) + " on material " +
+                         std::to_string(material),
+                     "friction must lie in [0, 10]");
+  friction_[pairKey(surfaceId, material)] = friction;
+}
+
+btScalar SurfaceTable::friction(int surfaceId, int material) const {
+  const auto found = friction_.find(pairKey(surfaceId, material));
+  return found == friction_.end() ? btScalar(-1) : found->second;
+}
+
+void SurfaceTable::setMaterial(const btCollisionObject& object, int material) {
+  ObjectMaterials& materials = objects_[&object];
+  materials.material = material;
+  materials.triangleMaterials.clear();
+}
+
+void SurfaceTable::setTriangleMaterials(const btCollisionObject& object, std::vector<int> materials,
+                                        int part) {
+  if (part < 0) throw InputError("triangle materials", "mesh part must be >= 0");
+  ObjectMaterials& entry = objects_[&object];
+  if (entry.triangleMaterials.size() <= size_t(part)) entry.triangleMaterials.resize(size_t(part) + 1);
+  entry.triangleMaterials[size_t(part)] = std::move(materials);
+}
+
+void SurfaceTable::removeObject(const btCollisionObject& object) { objects_.erase(&object); }
+
+int SurfaceTable::material(const btCollisionObject* object, int part, int triangle) const {
+  const auto found = objects_.find(object);
+  if (found == objects_.end()) return 0;
+  const ObjectMaterials& entry = found->second;
+  if (part >= 0 && size_t(part) < entry.triangleMaterials.size() && triangle >= 0) {
+    const std::vector<int>& triangles = entry.triangleMaterials[size_t(part)];
+    if (size_t(triangle) < triangles.size()) return triangles[size_t(triangle)];
+  }
+  return entry.material;
+}
+
+}  // namespace raycar
