@@ -91,6 +91,10 @@ const std::vector<Key>& keys() {
        "query = \"sphere\": its radius; 0 is the wheel's"},
       {"wheel", "max_slope", FieldScope::Wheel, "maxSlope",
        "sphere and cylinder: steeper contacts (walls, kerb faces) are not ground"},
+      {"wheel", "caster", FieldScope::Wheel, "casterAngle",
+       "steering axis' caster angle, > 0 leans its top rearward"},
+      {"wheel", "mechanical_trail", FieldScope::Wheel, "mechanicalTrail",
+       "the steering axis meets the ground this far ahead of the contact (R tan(caster) through the wheel's centre)"},
       // [params]: seed 001, by its own names
       {"params", "engine_power", FieldScope::Vehicle, "engine.power",
        "peak power of the sine engine"},
@@ -240,6 +244,21 @@ const std::vector<Key>& keys() {
       // [steering]
       {"steering", "ackermann", T::Boolean, "", 0, 1, "true", "inner wheel steers more",
        SET(t.script.settings.steering.ackermann = v.boolean)},
+      {"steering", "ratio", FieldScope::Vehicle, "steering.steeringRatio",
+       "steering wheel angle / road wheel angle; the column feels the aligning moments / this"},
+      {"steering", "mode", T::Text, "", 0, 0, "\"angle\"",
+       "\"angle\": the input sets the steer angle; \"torque\": the input is the driver's torque, the column turns against the aligning moments",
+       SET({
+         if (v.text == "angle") t.script.settings.steering.mode = SteeringMode::Angle;
+         else if (v.text == "torque") t.script.settings.steering.mode = SteeringMode::Torque;
+         else throw Rejected("must be \"angle\" or \"torque\"");
+       })},
+      {"steering", "column_inertia", FieldScope::Vehicle, "steering.columnInertia",
+       "mode = \"torque\": inertia at the steering wheel"},
+      {"steering", "column_damping", FieldScope::Vehicle, "steering.columnDamping",
+       "mode = \"torque\": damping at the steering wheel"},
+      {"steering", "max_driver_torque", FieldScope::Vehicle, "steering.maxDriverTorque",
+       "mode = \"torque\": the driver's torque at input 1"},
       // [solver]
       {"solver", "iterations", FieldScope::Vehicle, "solver.iterations",
        "contact solver sweeps per step"},
@@ -317,6 +336,8 @@ const std::vector<Key>& keys() {
        "linear model: side force per side speed and load"},
       {"tire", "relaxation_length", FieldScope::Tire, "relaxationLength",
        "standstill spring: slip stiffness / this; 0 (or under 1 mm): rigid static friction"},
+      {"tire", "pneumatic_trail", FieldScope::Tire, "pneumaticTrail",
+       "t0: the lateral force acts this far behind the contact at zero slip (aligning moment -t Fy), falling to 0 at the lateral peak"},
   };
   return table;
 }

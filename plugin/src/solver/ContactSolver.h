@@ -64,6 +64,9 @@ struct SolverBody {
     linearVelocity += impulse * inverseMass;
     angularVelocity += inverseInertia * arm.cross(impulse);
   }
+  void applyAngularImpulse(const btVector3& angularImpulse) {  // N m s
+    angularVelocity += inverseInertia * angularImpulse;
+  }
 };
 
 // One wheel's contact, filled by the vehicle before the solve; the impulses are the results.

@@ -67,6 +67,10 @@ void RaycastVehicle::setSurfaceTable(std::shared_ptr<const SurfaceTable> table) 
   wake();
 }
 
+btScalar RaycastVehicle::steeringTorque() const {
+  return runtime_->steering.columnTorque(runtime_->wheels);
+}
+
 const std::shared_ptr<const SurfaceTable>& RaycastVehicle::surfaceTable() const {
   return runtime_->surfaces;
 }

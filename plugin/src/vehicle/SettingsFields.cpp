@@ -68,6 +68,10 @@ const std::vector<SettingsField> kFields = {
     {"steering.maxSteeringPedal", S::Vehicle, false, "", 0, 1, VEHICLE(steering.maxSteeringPedal)},
     {"steering.pedalLimitSpeed", S::Vehicle, false, "m/s", 0, 1e4, VEHICLE(steering.pedalLimitSpeed)},
     {"steering.pedalSpeed", S::Vehicle, false, "1/s", 0, 1e4, VEHICLE(steering.pedalSpeed)},
+    {"steering.steeringRatio", S::Vehicle, false, "", 1, 100, VEHICLE(steering.steeringRatio)},
+    {"steering.columnInertia", S::Vehicle, false, "kg m^2", kPositive, 100, VEHICLE(steering.columnInertia)},
+    {"steering.columnDamping", S::Vehicle, false, "N m s/rad", 0, 1e4, VEHICLE(steering.columnDamping)},
+    {"steering.maxDriverTorque", S::Vehicle, false, "N m", 0, 1e4, VEHICLE(steering.maxDriverTorque)},
     {"solver.iterations", S::Vehicle, true, "", 1, 100, VEHICLE_INT(solver.iterations)},
     {"solver.tolerance", S::Vehicle, false, "N", 0, 1e6, VEHICLE(solver.tolerance)},
     {"solver.stickSpeed", S::Vehicle, false, "m/s", 0, 100, VEHICLE(solver.stickSpeed)},
@@ -97,6 +101,8 @@ const std::vector<SettingsField> kFields = {
     // raycar only carries the surface identifier for the game: any int.
     {"surfaceId", S::Wheel, true, "", -2147483648.0, 2147483647.0, WHEEL_INT(surfaceId)},
     {"queryRadius", S::Wheel, false, "m", 0, 10, WHEEL(queryRadius)},
+    {"casterAngle", S::Wheel, false, "deg", -45, 45, WHEEL(casterAngle)},
+    {"mechanicalTrail", S::Wheel, false, "m", -1, 1, WHEEL(mechanicalTrail)},
     // A slope of 90 deg and more would take a wall for ground.
     {"maxSlope", S::Wheel, false, "deg", kPositive, 89.9, WHEEL(maxSlope)},
     // Each wheel's tire. Magic Formula C stops short of 2, where the curve's sine turns over.
@@ -118,6 +124,7 @@ const std::vector<SettingsField> kFields = {
     {"referenceLoad", S::Tire, false, "N", 0, 1e7, TIRE(referenceLoad)},
     {"sideFrictionCoefficient", S::Tire, false, "s/m", 0, 100, TIRE(sideFrictionCoefficient)},
     {"relaxationLength", S::Tire, false, "m", 0, 10, TIRE(relaxationLength)},
+    {"pneumaticTrail", S::Tire, false, "m", 0, 0.5, TIRE(pneumaticTrail)},
     // Each differential.
     {"axle", S::Differential, true, "", 0, 64, DIFFERENTIAL_INT(axle)},
     {"torqueShare", S::Differential, false, "", -1, 1, DIFFERENTIAL(torqueShare)},

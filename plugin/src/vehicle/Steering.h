@@ -22,10 +22,18 @@ class Steering {
 
   btScalar angle() const { return angle_; }   // rad, the equivalent bicycle's
   btScalar pedal() const { return shapedPedal_; }
+  // N m at the steering wheel, > 0 turns it left: the steered wheels' aligning moments (as the
+  // last solve left them) through the steering ratio.
+  btScalar columnTorque(const std::vector<Wheel>& wheels) const;
 
  private:
+  // SteeringMode::Torque: the column's angle and speed one step on.
+  void turnColumn(btScalar steerInput, btScalar forwardSpeed, btScalar dt,
+                  const std::vector<Wheel>& wheels);
+
   const SteeringSettings* settings_;  // the vehicle's, which outlive this object
   btScalar angle_ = 0;           // rad, bicycle
+  btScalar columnSpeed_ = 0;     // rad/s of the steering wheel (SteeringMode::Torque)
   btScalar rampedPedal_ = 0;     // after pedal_speed
   btScalar shapedPedal_ = 0;     // and after max_steering_pedal
   btScalar ackermannAngle_ = 0;  // rad: angle_ when the wheels' angles were computed

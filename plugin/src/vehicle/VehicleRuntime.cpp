@@ -210,6 +210,16 @@ void VehicleRuntime::solveContacts(btScalar dt) {
   solver.solve(body, WheelContacts::of(wheels, &Wheel::contact), drivetrain.couplings(), dt,
                settings.solver);
 
+  for (Wheel& wheel : wheels) {
+    wheel.readSolvedContact(dt);
+    // The tires' aligning moments, from the forces just solved (a step's lag on a moment a few
+    // per cent of the lateral force's own): on the chassis, and back on a dynamic ground.
+    if (wheel.pneumaticMoment == 0) continue;
+    const btVector3 angularImpulse = wheel.contact.normal * (wheel.pneumaticMoment * dt);
+    body.applyAngularImpulse(angularImpulse);
+    if (wheel.contact.groundBody >= 0)
+      solver.groundBodies()[size_t(wheel.contact.groundBody)].applyAngularImpulse(-angularImpulse);
+  }
   chassis->setLinearVelocity(body.linearVelocity);
   chassis->setAngularVelocity(body.angularVelocity);
   for (SolverBody& ground : solver.groundBodies()) {
@@ -217,7 +227,6 @@ void VehicleRuntime::solveContacts(btScalar dt) {
     ground.body->setAngularVelocity(ground.angularVelocity);
     ground.body->activate();
   }
-  for (Wheel& wheel : wheels) wheel.readSolvedContact(dt);
 }
 
 void VehicleRuntime::rotateWheels(btScalar dt) {

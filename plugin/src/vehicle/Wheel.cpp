@@ -133,6 +133,7 @@ void Wheel::readSolvedContact(btScalar dt) {
   if (!state.inContact) {
     state.longitudinalForce = state.lateralForce = state.utilization = 0;
     state.normalLoad = 0;
+    state.aligningMoment = pneumaticMoment = 0;
     return;
   }
   state.normalLoad = contact.normalImpulse() / dt;
@@ -147,6 +148,17 @@ void Wheel::readSolvedContact(btScalar dt) {
       contact.longitudinalLimit > 0 ? contact.longitudinalImpulse / contact.longitudinalLimit : 0;
   const btScalar y = contact.lateralLimit > 0 ? contact.lateralImpulse / contact.lateralLimit : 0;
   state.utilization = std::sqrt(x * x + y * y);
+
+  // The lateral force acts the trails behind where the solve put it: t x Fy (Fy along the
+  // wheel's right) is the moment about the normal, > 0 to the left, that turns the wheel toward
+  // its path.
+  const btScalar pneumaticTrail =
+      settings.tire.pneumaticTrail > 0
+          ? settings.tire.pneumaticTrail * tire->pneumaticTrailFactor(state.slipAngle)
+          : 0;
+  pneumaticMoment = pneumaticTrail * state.lateralForce;
+  state.aligningMoment =
+      steered ? (pneumaticTrail + settings.mechanicalTrail) * state.lateralForce * casterCosine : 0;
 }
 
 void Wheel::rotate(btScalar dt) {

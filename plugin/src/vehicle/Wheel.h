@@ -19,7 +19,8 @@ namespace raycar {
 struct Wheel {
   Wheel(const WheelSettings& wheelSettings, const WheelQuerySettings& querySettings)
       : settings(wheelSettings), groundQuery(wheelSettings, querySettings),
-        nearbyGround(ground().usesNearbyGround()) {}
+        nearbyGround(ground().usesNearbyGround()),
+        casterCosine(std::cos(wheelSettings.casterAngle * SIMD_RADS_PER_DEG)) {}
 
   WheelSettings settings;  // stiffness and damping resolved (Suspension.h's automatic rules)
   WheelState state;        // what RaycastVehicle::wheelState shows
@@ -41,6 +42,7 @@ struct Wheel {
   btScalar sweepLength = 0;    // m: len_max + radius, the ground query's reach
   bool steered = false;        // SteerMode resolved
   bool front = false;          // ahead of the centre of mass (brake bias)
+  btScalar casterCosine = 1;   // cos(caster): the share of a moment about the normal that turns the steering axis
   int axleSlot = 0;            // index of its axle in Suspension's per-axle sums
 
   // Per-wheel inputs (RaycastVehicle::setDriveTorque, ...), held until changed
@@ -63,6 +65,9 @@ struct Wheel {
   // (state.normalLoad, which the assists read a step later).
   btScalar loadEstimate = 0;
   ContactFriction friction;      // decided with loadEstimate (ContactFriction.h)
+  // N m about the contact normal, > 0 turns the chassis left: the tire's own aligning moment
+  // (the lateral force acting the pneumatic trail behind the contact), from the solved force.
+  btScalar pneumaticMoment = 0;
   // rad/s: the spin at which the engine, through the present gear, reaches its max rpm and has
   // no torque left; the drive torque does not spin the wheel past it. Infinite when the engine
   // does not drive this wheel.

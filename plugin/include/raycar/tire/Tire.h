@@ -23,7 +23,8 @@
 // - LinearSideFriction (seed 000): side force = side speed x load x coefficient, and a tire that
 //   rolls without longitudinal slip up to the friction limit. Not accurate at speed; kept because
 //   it is simple to tune and convincing at low speed.
-// Known limitations: no relaxation length, no camber thrust, no aligning torque.
+// Aligning moment: TireSettings::pneumaticTrail and pneumaticTrailFactor below.
+// Known limitations: no relaxation length, no camber thrust.
 
 #include <LinearMath/btScalar.h>
 
@@ -57,6 +58,12 @@ struct TireSettings {
   // stiffnesses share it. 0 (or under 1 mm): rigid static friction (the share is then left to
   // the solve's order).
   btScalar relaxationLength = 0.3;
+  // Pneumatic trail at zero slip t0 (m): the lateral force acts this far behind the contact's
+  // centre, which makes the aligning moment Mz = -t Fy that turns a steered wheel back toward
+  // its path (and the chassis with it). The trail falls with the slip angle as the contact
+  // patch's rear starts to slide (TireModel::pneumaticTrailFactor): to 0 at the lateral force's
+  // peak. Passenger tires: 0.02-0.05 m. 0: no aligning moment from the tire.
+  btScalar pneumaticTrail = 0;
   std::shared_ptr<const TireModel> customModel;  // when set, replaces `model`
 };
 
@@ -95,6 +102,20 @@ class TireModel {
   virtual btScalar slipStiffness(const TireContact& contact, bool longitudinal) const {
     return 20 * (longitudinal ? peakLongitudinalForce(contact) : peakLateralForce(contact));
   }
+  // The share of the zero-slip pneumatic trail left at slip angle alpha (rad): 1 at zero slip,
+  // falling linearly to 0 at the slip angle of the lateral force's peak and 0 beyond (the
+  // brush model's trail falls about so; its aligning moment t Fy then peaks at about half the
+  // force's peak slip). The default takes the peak at kDefaultPeakSlipAngle.
+  virtual btScalar pneumaticTrailFactor(btScalar slipAngle) const {
+    return trailFactorBelowPeak(slipAngle, kDefaultPeakSlipAngle);
+  }
+  static constexpr btScalar kDefaultPeakSlipAngle = btScalar(0.178);  // rad, 10.2 deg
+
+ protected:
+  static btScalar trailFactorBelowPeak(btScalar slipAngle, btScalar peakSlipAngle) {
+    const btScalar share = 1 - btFabs(slipAngle) / peakSlipAngle;
+    return share > 0 ? share : 0;
+  }
 };
 
 class SlipCurveTire final : public TireModel {
@@ -108,6 +129,9 @@ class SlipCurveTire final : public TireModel {
                       btScalar longitudinalSlip) const override;
   bool hasOwnSlidingFriction() const override { return true; }
   btScalar slipStiffness(const TireContact& contact, bool longitudinal) const override;
+  btScalar pneumaticTrailFactor(btScalar slipAngle) const override {
+    return trailFactorBelowPeak(slipAngle, lateralCurve_.peakSlip());
+  }
 
  private:
   // Force and derivative with respect to sigma_own for one direction: scale x

@@ -65,6 +65,10 @@ class RaycastVehicle : public btActionInterface {
   // The friction of each tire surface on each ground material (SurfaceTable.h); null (the
   // default): every contact uses (tire + ground) / 2. Many vehicles may share one table.
   void setSurfaceTable(std::shared_ptr<const SurfaceTable> table);
+  // N m at the steering wheel, > 0 turns it left: the steered wheels' aligning moments
+  // (WheelState::aligningMoment) over the steering ratio, for a force-feedback wheel. 0 unless
+  // the tires have a pneumatic trail or the wheels a mechanical one.
+  btScalar steeringTorque() const;
   const std::shared_ptr<const SurfaceTable>& surfaceTable() const;
 
   int wheelCount() const;

@@ -19,6 +19,8 @@
 
 namespace raycar {
 
+enum class SteeringMode { Angle, Torque };
+
 struct SteeringSettings {
   btScalar maxSteer = 30;            // max_steer (deg)
   btScalar maxSteerV0 = 0;           // max_steer_v0 (deg); > 0 replaces max_steer with v0 + kv v
@@ -32,6 +34,18 @@ struct SteeringSettings {
   btScalar pedalLimitSpeed = 10;     // pedal_limit_speed (m/s): the cap applies above it
   btScalar pedalSpeed = 0;           // pedal_speed (1/s): pedal change rate; 0: immediate
   bool ackermann = true;
+  // The steering column: the steering wheel turns `steeringRatio` times the road wheels (the
+  // bicycle angle), and the column feels the steered wheels' aligning moments divided by it
+  // (RaycastVehicle::steeringTorque, for force feedback).
+  btScalar steeringRatio = 15;
+  // Angle (default): the driver's steer input sets the angle, through the rates above (seed
+  // 001). Torque: the input is the driver's torque on the steering wheel, input x
+  // maxDriverTorque, and the column turns against the aligning moments, its inertia and its
+  // damping; a released wheel at speed returns to the centre by itself.
+  SteeringMode mode = SteeringMode::Angle;
+  btScalar columnInertia = 0.05;    // kg m^2 at the steering wheel (wheel, column, rack and road wheels)
+  btScalar columnDamping = 0.8;     // N m s/rad at the steering wheel
+  btScalar maxDriverTorque = 10;    // N m at the steering wheel for input 1
 };
 
 

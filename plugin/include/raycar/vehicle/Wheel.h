@@ -49,6 +49,13 @@ struct WheelSettings {
   // up axis is not ground. 80: a wall (90) is never ground, while the edge of a kerb, whose
   // normal leans acos(1 - h / R) from up at first touch, is climbed up to h = 0.83 R.
   btScalar maxSlope = 80;
+  // Steering axis (steered wheels): its caster angle (deg, > 0 leans the axis' top rearward) and
+  // its mechanical trail (m: the axis meets the ground this far ahead of the contact's centre;
+  // an axis through the wheel's centre has R tan(caster)). With the tire's pneumatic trail they
+  // make the aligning moment about the axis, -(t_pneumatic + t_mechanical) Fy cos(caster),
+  // that a driver feels (WheelState::aligningMoment, RaycastVehicle::steeringTorque).
+  btScalar casterAngle = 0;
+  btScalar mechanicalTrail = 0;
   TireSettings tire;
 };
 
@@ -76,6 +83,10 @@ struct WheelState {
   btScalar longitudinalForce = 0;      // Fx (N) on the chassis along the wheel's forward
   btScalar lateralForce = 0;           // Fy (N) on the chassis along the wheel's right
   btScalar utilization = 0;            // sqrt((Fx/Fx_lim)^2 + (Fy/Fy_lim)^2), 1 at the limit
+  // N m about the steering axis, > 0 turns the wheel left: the lateral force acting behind the
+  // axis by the pneumatic and mechanical trails (WheelSettings::mechanicalTrail). 0 for a wheel
+  // that does not steer and for one in the air.
+  btScalar aligningMoment = 0;
   bool sliding = false;                // contact slides faster than slip_threshold
   // Rotation
   btScalar angularSpeed = 0;           // rad/s, > 0 when rolling forward
