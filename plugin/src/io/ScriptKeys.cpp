@@ -93,6 +93,10 @@ const std::vector<Key>& keys() {
        "sphere and cylinder: steeper contacts (walls, kerb faces) are not ground"},
       {"wheel", "caster", FieldScope::Wheel, "casterAngle",
        "steering axis' caster angle, > 0 leans its top rearward"},
+      {"wheel", "camber", FieldScope::Wheel, "staticCamber",
+       "static camber at the rest length, > 0 leans the top away from the car's centre line"},
+      {"wheel", "camber_gain", FieldScope::Wheel, "camberGain",
+       "camber change per metre of compression past rest (usually < 0)"},
       {"wheel", "mechanical_trail", FieldScope::Wheel, "mechanicalTrail",
        "the steering axis meets the ground this far ahead of the contact (R tan(caster) through the wheel's centre)"},
       // [params]: seed 001, by its own names
@@ -336,6 +340,8 @@ const std::vector<Key>& keys() {
        "linear model: side force per side speed and load"},
       {"tire", "relaxation_length", FieldScope::Tire, "relaxationLength",
        "standstill spring: slip stiffness / this; 0 (or under 1 mm): rigid static friction"},
+      {"tire", "camber_stiffness", FieldScope::Tire, "camberStiffness",
+       "camber thrust per unit load: C_gamma = this x N, thrust C_gamma gamma toward the lean"},
       {"tire", "pneumatic_trail", FieldScope::Tire, "pneumaticTrail",
        "t0: the lateral force acts this far behind the contact at zero slip (aligning moment -t Fy), falling to 0 at the lateral peak"},
   };

@@ -368,7 +368,7 @@ ContactSolver::RowTrial ContactSolver::longitudinalTrial(const SolverBody& chass
                                                        const ContactRows& rows, btScalar dt) const {
   RowTrial trial;
   trial.speed = rowSpeed(chassis, contact, rows.longitudinal);
-  const btScalar lateralSlip = rowSpeed(chassis, contact, rows.lateral);
+  const btScalar lateralSlip = rowSpeed(chassis, contact, rows.lateral) + contact.lateralSlipOffset;
   const btScalar chassisMass = rows.longitudinal.inverseMass;
   const btScalar radius = contact.radius;
   const btScalar inverseInertia = contact.inverseSpinInertia;
@@ -420,7 +420,9 @@ ContactSolver::RowTrial ContactSolver::lateralTrial(const SolverBody& chassis,
                                                   const WheelContact& contact,
                                                   const ContactRows& rows) const {
   RowTrial trial;
-  trial.speed = trial.slip = rowSpeed(chassis, contact, rows.lateral);
+  trial.speed = rowSpeed(chassis, contact, rows.lateral);
+  // The law's slip is the camber-shifted one; Newton's steps stop where that slip is zero.
+  trial.slip = trial.speed + contact.lateralSlipOffset;
   const btScalar longitudinalSlip =
       rowSpeed(chassis, contact, rows.longitudinal) - contact.radius * contact.angularSpeed;
   trial.sticks = contact.boxFriction || contact.staticLateral;

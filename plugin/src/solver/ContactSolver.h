@@ -79,6 +79,10 @@ struct WheelContact {
   btVector3 normal{0, 0, 0};       // contact normal, up from the ground
   btVector3 longitudinal{0, 0, 0};  // wheel forward, in the contact plane
   btVector3 lateral{0, 0, 0};      // wheel right, in the contact plane
+  // m/s added to the lateral slip velocity the tire's laws see: camber thrust as the slip
+  // angle's shift S = C_gamma gamma / C_alpha (Wheel::measureContact), so Fy(alpha - S) makes
+  // C_gamma gamma rolling straight and stays inside the friction ellipse. 0 without camber.
+  btScalar lateralSlipOffset = 0;
   btScalar radius = 0;             // m
   btScalar inverseSpinInertia = 0;  // 1 / (kg m^2); 0 while the handbrake locks the wheel
   btScalar angularSpeed = 0;       // rad/s, in and out

@@ -103,6 +103,8 @@ const std::vector<SettingsField> kFields = {
     {"queryRadius", S::Wheel, false, "m", 0, 10, WHEEL(queryRadius)},
     {"casterAngle", S::Wheel, false, "deg", -45, 45, WHEEL(casterAngle)},
     {"mechanicalTrail", S::Wheel, false, "m", -1, 1, WHEEL(mechanicalTrail)},
+    {"staticCamber", S::Wheel, false, "deg", -30, 30, WHEEL(staticCamber)},
+    {"camberGain", S::Wheel, false, "deg/m", -1000, 1000, WHEEL(camberGain)},
     // A slope of 90 deg and more would take a wall for ground.
     {"maxSlope", S::Wheel, false, "deg", kPositive, 89.9, WHEEL(maxSlope)},
     // Each wheel's tire. Magic Formula C stops short of 2, where the curve's sine turns over.
@@ -125,6 +127,7 @@ const std::vector<SettingsField> kFields = {
     {"sideFrictionCoefficient", S::Tire, false, "s/m", 0, 100, TIRE(sideFrictionCoefficient)},
     {"relaxationLength", S::Tire, false, "m", 0, 10, TIRE(relaxationLength)},
     {"pneumaticTrail", S::Tire, false, "m", 0, 0.5, TIRE(pneumaticTrail)},
+    {"camberStiffness", S::Tire, false, "per rad", 0, 100, TIRE(camberStiffness)},
     // Each differential.
     {"axle", S::Differential, true, "", 0, 64, DIFFERENTIAL_INT(axle)},
     {"torqueShare", S::Differential, false, "", -1, 1, DIFFERENTIAL(torqueShare)},

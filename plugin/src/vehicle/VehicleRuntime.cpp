@@ -64,6 +64,7 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
     wheel.settings.damping = rates.damping;
     wheel.forwardPosition = support[i].forward;
     wheel.leftPosition = wheel.settings.attachmentPoint.dot(left);
+    wheel.outward = wheel.leftPosition > 0 ? btScalar(-1) : btScalar(1);
     wheel.state.staticLoad = staticLoads[i];
     wheel.state.suspensionLength = wheel.settings.suspensionMaxLength;
     wheel.tire = makeTireModel(wheel.settings.tire);

@@ -45,6 +45,7 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
     state.slipRatio = state.slipAngle = 0;
     state.friction = 0;
     state.groundMaterial = 0;
+    state.camber = 0;
     state.sliding = false;
     return;
   }
@@ -95,6 +96,7 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   contact.tireContact.normalLoad = loadEstimate;
   contact.tireContact.forwardSpeed = forwardSpeed;
   contact.lateralSpeed = sideSpeed;  // until the solve replaces it with its own result
+  contact.lateralSlipOffset = hasCamber ? camberSlipOffset(forward.cross(left), forwardSpeed) : 0;
   // Static friction while the contact barely moves over the ground and the row barely slips.
   const bool slow = forwardSpeed * forwardSpeed + sideSpeed * sideSpeed < stickSpeed * stickSpeed;
   contact.staticLongitudinal = slow && std::fabs(surfaceSlip) < stickSpeed;
@@ -112,6 +114,32 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
       relaxationLength > 0 ? tire->slipStiffness(contact.tireContact, true) / relaxationLength : 0;
   contact.lateralStickStiffness =
       relaxationLength > 0 ? tire->slipStiffness(contact.tireContact, false) / relaxationLength : 0;
+}
+
+btScalar Wheel::camberSlipOffset(const btVector3& up, btScalar forwardSpeed) {
+  // Lean to the wheel's right against the ground: the body's roll about the wheel's forward
+  // axis (its up leaning toward the contact's right), plus the wheel's camber on the body.
+  const btScalar roll = std::atan2(up.dot(contact.lateral), up.dot(state.contactNormal));
+  const btScalar restCompression = settings.suspensionMaxLength - settings.suspensionRestLength;
+  const btScalar bodyCamber =
+      (settings.staticCamber +
+       settings.camberGain * (state.suspensionCompression - restCompression)) *
+      SIMD_RADS_PER_DEG;
+  const btScalar leanRight = roll + outward * bodyCamber;
+  state.camber = outward * leanRight;
+  if (!(settings.tire.camberStiffness > 0)) return 0;
+  // Thrust C_gamma gamma toward the lean as the slip angle's shift S = C_gamma gamma / C_alpha:
+  // the lateral law read at alpha - S gives it rolling straight. The shift in slip velocity
+  // scales with rolling speed (a tire standing still makes no camber thrust) and reaches the
+  // full shift at the slip angle's epsilon.
+  const btScalar corneringStiffness = tire->slipStiffness(contact.tireContact, false);  // N/rad
+  if (!(corneringStiffness > 0)) return 0;
+  const btScalar shift = settings.tire.camberStiffness * contact.tireContact.normalLoad * leanRight /
+                         corneringStiffness;
+  const btScalar epsilon = settings.tire.slipAngleEpsilon;
+  const btScalar speed = std::fabs(forwardSpeed);
+  const btScalar rolling = std::min(speed / epsilon, btScalar(1));
+  return -(speed + epsilon) * std::tan(shift) * rolling;
 }
 
 void Wheel::prepareContact(const AeroSettings& aero, btScalar dt) {

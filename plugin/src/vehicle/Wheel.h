@@ -20,7 +20,9 @@ struct Wheel {
   Wheel(const WheelSettings& wheelSettings, const WheelQuerySettings& querySettings)
       : settings(wheelSettings), groundQuery(wheelSettings, querySettings),
         nearbyGround(ground().usesNearbyGround()),
-        casterCosine(std::cos(wheelSettings.casterAngle * SIMD_RADS_PER_DEG)) {}
+        casterCosine(std::cos(wheelSettings.casterAngle * SIMD_RADS_PER_DEG)),
+        hasCamber(wheelSettings.staticCamber != 0 || wheelSettings.camberGain != 0 ||
+                  wheelSettings.tire.camberStiffness > 0) {}
 
   WheelSettings settings;  // stiffness and damping resolved (Suspension.h's automatic rules)
   WheelState state;        // what RaycastVehicle::wheelState shows
@@ -43,6 +45,9 @@ struct Wheel {
   bool steered = false;        // SteerMode resolved
   bool front = false;          // ahead of the centre of mass (brake bias)
   btScalar casterCosine = 1;   // cos(caster): the share of a moment about the normal that turns the steering axis
+  // Camber is computed only for a wheel with camber settings or a tire with camber stiffness.
+  bool hasCamber = false;
+  btScalar outward = 1;        // +1: the wheel's outside is the chassis' right; -1: its left
   int axleSlot = 0;            // index of its axle in Suspension's per-axle sums
 
   // Per-wheel inputs (RaycastVehicle::setDriveTorque, ...), held until changed
@@ -98,6 +103,9 @@ struct Wheel {
   void measureContact(const btRigidBody& chassis, const btVector3& forward, const btVector3& left,
                       const FrictionRules& rules, btScalar stickSpeed, bool handbrake,
                       const SurfaceTable* surfaces);
+  // MeasureContacts, camber: the wheel's camber against the ground (state.camber) and the
+  // lateral slip offset (m/s) that makes its camber thrust. up: the chassis' up axis.
+  btScalar camberSlipOffset(const btVector3& up, btScalar forwardSpeed);
   // Solve, before: the rows' inputs that are not the suspension's (Suspension::prepareContacts)
   // nor the ground body's.
   void prepareContact(const AeroSettings& aero, btScalar dt);

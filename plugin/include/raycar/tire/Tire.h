@@ -24,7 +24,8 @@
 //   rolls without longitudinal slip up to the friction limit. Not accurate at speed; kept because
 //   it is simple to tune and convincing at low speed.
 // Aligning moment: TireSettings::pneumaticTrail and pneumaticTrailFactor below.
-// Known limitations: no relaxation length, no camber thrust.
+// Camber thrust: TireSettings::camberStiffness, solved as a slip-angle shift (Wheel.cpp).
+// Known limitation: no relaxation length (slip lag) at speed.
 
 #include <LinearMath/btScalar.h>
 
@@ -64,6 +65,11 @@ struct TireSettings {
   // patch's rear starts to slide (TireModel::pneumaticTrailFactor): to 0 at the lateral force's
   // peak. Passenger tires: 0.02-0.05 m. 0: no aligning moment from the tire.
   btScalar pneumaticTrail = 0;
+  // Camber stiffness per unit load (1/rad): a wheel leaning by gamma rolls with the camber thrust
+  // C_gamma gamma toward the side its top leans, C_gamma = this x N. Solved as a shift of the
+  // slip angle by C_gamma gamma / C_alpha, so thrust and cornering share the friction limit.
+  // Passenger tires: about 1 (a tenth of C_alpha / N). 0: no camber thrust.
+  btScalar camberStiffness = 0;
   std::shared_ptr<const TireModel> customModel;  // when set, replaces `model`
 };
 

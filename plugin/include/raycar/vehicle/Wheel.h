@@ -56,6 +56,12 @@ struct WheelSettings {
   // that a driver feels (WheelState::aligningMoment, RaycastVehicle::steeringTorque).
   btScalar casterAngle = 0;
   btScalar mechanicalTrail = 0;
+  // Camber (deg, > 0 leans the wheel's top away from the car's centre line): static at the rest
+  // length, changing by camberGain (deg per m of compression past rest, usually < 0: a
+  // wishbone leans the top in as the wheel rises). The wheel also leans with the body as it
+  // rolls. The tire's camber stiffness turns the camber against the ground into camber thrust.
+  btScalar staticCamber = 0;
+  btScalar camberGain = 0;
   TireSettings tire;
 };
 
@@ -87,6 +93,10 @@ struct WheelState {
   // axis by the pneumatic and mechanical trails (WheelSettings::mechanicalTrail). 0 for a wheel
   // that does not steer and for one in the air.
   btScalar aligningMoment = 0;
+  // rad against the contact normal, > 0 when the top leans away from the car's centre line:
+  // static camber + gain x compression + body roll. 0 for a wheel without camber settings whose
+  // tire has no camber stiffness (it is not computed), and in the air.
+  btScalar camber = 0;
   bool sliding = false;                // contact slides faster than slip_threshold
   // Rotation
   btScalar angularSpeed = 0;           // rad/s, > 0 when rolling forward
