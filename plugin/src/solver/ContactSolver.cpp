@@ -368,7 +368,8 @@ ContactSolver::RowTrial ContactSolver::longitudinalTrial(const SolverBody& chass
                                                        const ContactRows& rows, btScalar dt) const {
   RowTrial trial;
   trial.speed = rowSpeed(chassis, contact, rows.longitudinal);
-  const btScalar lateralSlip = rowSpeed(chassis, contact, rows.lateral) + contact.lateralSlipOffset;
+  const btScalar lateralSlip = contact.lateralSlipScale * rowSpeed(chassis, contact, rows.lateral) +
+                               contact.lateralSlipOffset;
   const btScalar chassisMass = rows.longitudinal.inverseMass;
   const btScalar radius = contact.radius;
   const btScalar inverseInertia = contact.inverseSpinInertia;
@@ -421,11 +422,14 @@ ContactSolver::RowTrial ContactSolver::lateralTrial(const SolverBody& chassis,
                                                   const ContactRows& rows) const {
   RowTrial trial;
   trial.speed = rowSpeed(chassis, contact, rows.lateral);
-  // The law's slip is the camber-shifted one; Newton's steps stop where that slip is zero.
-  trial.slip = trial.speed + contact.lateralSlipOffset;
   const btScalar longitudinalSlip =
       rowSpeed(chassis, contact, rows.longitudinal) - contact.radius * contact.angularSpeed;
   trial.sticks = contact.boxFriction || contact.staticLateral;
+  // A rolling tire's law reads the lagged and camber-shifted slip, and Newton's steps stop
+  // where that is zero; static friction holds the contact itself still.
+  trial.slipPerSpeed = trial.sticks ? 1 : contact.lateralSlipScale;
+  trial.slip = trial.sticks ? trial.speed
+                            : contact.lateralSlipScale * trial.speed + contact.lateralSlipOffset;
   trial.inverseMass = rows.lateral.inverseMass;
   trial.softness = rows.lateral.softness;
   trial.bias = rows.lateral.bias;
@@ -438,11 +442,14 @@ btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse, btSca
                                   btScalar dt) const {
   // The row's contact speed moved since its law was evaluated (other wheels' impulses turned the
   // chassis); the wheel's own part of the slip did not. Follow the law along its slope.
-  const btScalar slip = trial.slip + (speed - trial.speed);
+  const btScalar slip = trial.slip + trial.slipPerSpeed * (speed - trial.speed);
   FrictionLaw law = trial.law;
   law.force -= law.stiffness * (slip - trial.slip);
-  return impulse + rowStep(law, trial.sticks, impulse, slip, trial.inverseMass, trial.softness,
-                           trial.bias, dt);
+  // The row's Newton step in its own speed: the law's stiffness per unit of row speed, and the
+  // row speed, relative to where the law's slip is zero.
+  law.stiffness *= trial.slipPerSpeed;
+  return impulse + rowStep(law, trial.sticks, impulse, slip / trial.slipPerSpeed, trial.inverseMass,
+                           trial.softness, trial.bias, dt);
 }
 
 ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelContact& contact,

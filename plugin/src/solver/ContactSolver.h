@@ -83,6 +83,12 @@ struct WheelContact {
   // angle's shift S = C_gamma gamma / C_alpha (Wheel::measureContact), so Fy(alpha - S) makes
   // C_gamma gamma rolling straight and stays inside the friction ellipse. 0 without camber.
   btScalar lateralSlipOffset = 0;
+  // Slip lag (TireSettings::slipLag): the tire's lateral deflection y (m) follows
+  // dy/dt = Vy - |Vx| y / sigma, taken implicitly over the step, and its law reads the slip
+  // velocity whose angle is y / sigma: lateralSlipScale x Vy + lateralSlipOffset, with Vy the
+  // contact's lateral speed at the step's end. Scale 1 and no deflection without a lag.
+  btScalar lateralSlipScale = 1;
+  btScalar lateralDeflection = 0;  // state: m
   btScalar radius = 0;             // m
   btScalar inverseSpinInertia = 0;  // 1 / (kg m^2); 0 while the handbrake locks the wheel
   btScalar angularSpeed = 0;       // rad/s, in and out
@@ -245,8 +251,9 @@ class ContactSolver {
   // A friction row's tire law, evaluated at `slip` when the row's contact speed was `speed`.
   struct RowTrial {
     FrictionLaw law;
-    btScalar slip = 0;         // m/s
+    btScalar slip = 0;         // m/s, as the tire's law reads it (lateral: lagged and shifted)
     btScalar speed = 0;        // m/s
+    btScalar slipPerSpeed = 1; // d slip / d speed (lateral with a slip lag: WheelContact)
     btScalar inverseMass = 0;  // of the row as solved (with the wheel's spin when it turns)
     btScalar softness = 0;     // the row's stick spring (ContactRow)
     btScalar bias = 0;

@@ -150,10 +150,34 @@ void Wheel::prepareContact(const AeroSettings& aero, btScalar dt) {
   const btScalar rolling =
       state.inContact ? rollingResistanceTorque(aero, loadEstimate, settings.radius) : 0;
   contact.brakeImpulseLimit = (state.brakeTorque + rolling) * dt;
-  if (!state.inContact) return;
+  if (!state.inContact) {
+    contact.lateralDeflection = 0;
+    return;
+  }
   contact.normal = state.contactNormal;
   contact.tire = tire.get();
   contact.boxFriction = state.locked;
+  prepareSlipLag(dt);
+}
+
+void Wheel::prepareSlipLag(btScalar dt) {
+  // The carcass' lateral deflection y relaxes over sigma as the tire rolls:
+  // dy/dt = Vy - V' y / sigma with V' = |Vx| + eps (the slip angle's own speed, so a steady
+  // slip gives the law exactly the slip it would read without the lag), taken implicitly at the
+  // step's end: y' = (y + dt Vy) sigma / (sigma + dt V'). The law reads the slip velocity
+  // V' y' / sigma, linear in Vy. A static row holds the contact instead, and keeps no deflection.
+  const btScalar sigma = settings.tire.relaxationLength;
+  lagging = settings.tire.slipLag && sigma >= kShortestRelaxationLength && !contact.staticLateral &&
+            !contact.boxFriction;
+  if (!lagging) {
+    contact.lateralSlipScale = 1;
+    contact.lateralDeflection = 0;
+    return;
+  }
+  const btScalar speed = std::fabs(contact.tireContact.forwardSpeed) + settings.tire.slipAngleEpsilon;
+  lagShare = sigma / (sigma + dt * speed);
+  contact.lateralSlipScale = speed * dt / (sigma + dt * speed);
+  contact.lateralSlipOffset += speed * contact.lateralDeflection / (sigma + dt * speed);
 }
 
 void Wheel::readSolvedContact(btScalar dt) {
@@ -165,6 +189,8 @@ void Wheel::readSolvedContact(btScalar dt) {
     return;
   }
   state.normalLoad = contact.normalImpulse() / dt;
+  if (lagging)
+    contact.lateralDeflection = (contact.lateralDeflection + dt * contact.lateralSpeed) * lagShare;
   // Slips as the solved forces see them (the ones measured before the solve lead them by a step).
   state.slipRatio = slipRatio(contact.forwardSpeed, settings.radius * state.angularSpeed,
                               settings.tire.slipRatioEpsilon);

@@ -73,6 +73,10 @@ struct Wheel {
   // N m about the contact normal, > 0 turns the chassis left: the tire's own aligning moment
   // (the lateral force acting the pneumatic trail behind the contact), from the solved force.
   btScalar pneumaticMoment = 0;
+  // This step's slip lag (prepareSlipLag): whether the lateral rows lag, and the share of the
+  // deflection the step keeps, sigma / (sigma + dt V').
+  bool lagging = false;
+  btScalar lagShare = 0;
   // rad/s: the spin at which the engine, through the present gear, reaches its max rpm and has
   // no torque left; the drive torque does not spin the wheel past it. Infinite when the engine
   // does not drive this wheel.
@@ -109,6 +113,8 @@ struct Wheel {
   // Solve, before: the rows' inputs that are not the suspension's (Suspension::prepareContacts)
   // nor the ground body's.
   void prepareContact(const AeroSettings& aero, btScalar dt);
+  // Solve, before: the slip lag's share of the lateral rows (TireSettings::slipLag).
+  void prepareSlipLag(btScalar dt);
   // Solve, after: the spin, the solved load, slips and forces the solve settled on.
   void readSolvedContact(btScalar dt);
   // WheelRotation: the rotation angle for rendering.

@@ -25,7 +25,7 @@
 //   it is simple to tune and convincing at low speed.
 // Aligning moment: TireSettings::pneumaticTrail and pneumaticTrailFactor below.
 // Camber thrust: TireSettings::camberStiffness, solved as a slip-angle shift (Wheel.cpp).
-// Known limitation: no relaxation length (slip lag) at speed.
+// Slip lag: TireSettings::slipLag (the side force builds over the relaxation length).
 
 #include <LinearMath/btScalar.h>
 
@@ -59,6 +59,12 @@ struct TireSettings {
   // stiffnesses share it. 0 (or under 1 mm): rigid static friction (the share is then left to
   // the solve's order).
   btScalar relaxationLength = 0.3;
+  // Slip lag: a rolling tire's lateral force builds over the relaxation length instead of at
+  // once - its carcass' lateral deflection y follows dy/dt = Vy - |Vx| y / sigma and the force
+  // is the law's at the slip angle y / sigma, so a step in slip angle brings the force up as
+  // 1 - exp(-x / sigma) over the distance x rolled. At standstill this is the carcass spring
+  // above. Off: the force follows the slip at once (the lag's sigma -> 0 limit).
+  bool slipLag = false;
   // Pneumatic trail at zero slip t0 (m): the lateral force acts this far behind the contact's
   // centre, which makes the aligning moment Mz = -t Fy that turns a steered wheel back toward
   // its path (and the chassis with it). The trail falls with the slip angle as the contact
