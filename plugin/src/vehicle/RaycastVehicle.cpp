@@ -119,6 +119,7 @@ btScalar RaycastVehicle::steerAngle() const { return runtime_->steering.angle();
 btRigidBody& RaycastVehicle::chassis() const { return *runtime_->chassis; }
 bool RaycastVehicle::handbrake() const { return runtime_->handbrake; }
 const PowertrainState& RaycastVehicle::powertrain() const { return runtime_->drivetrain.powertrain(); }
+const StabilityControlState& RaycastVehicle::stabilityControl() const { return runtime_->stability.state(); }
 int RaycastVehicle::gear() const { return powertrain().gear - kNeutralGear; }
 
 bool RaycastVehicle::isSteered(int wheel) const {

@@ -56,6 +56,10 @@ const std::vector<SettingsField> kFields = {
     {"brakes.axleFriction", S::Vehicle, false, "N m", 0, 1e6, VEHICLE(brakes.axleFriction)},
     {"assists.absTargetSlip", S::Vehicle, false, "slip ratio", kPositive, 1, VEHICLE(assists.absTargetSlip)},
     {"assists.tractionTargetSlip", S::Vehicle, false, "slip ratio", kPositive, 1, VEHICLE(assists.tractionTargetSlip)},
+    {"assists.escYawGain", S::Vehicle, false, "1/s", 0, 1000, VEHICLE(assists.escYawGain)},
+    {"assists.escDeadband", S::Vehicle, false, "rad/s", 0, 10, VEHICLE(assists.escDeadband)},
+    {"assists.escUndersteerGradient", S::Vehicle, false, "deg/g", -10, 10, VEHICLE(assists.escUndersteerGradient)},
+    {"assists.escMaxBrakeTorque", S::Vehicle, false, "N m", 0, 1e6, VEHICLE(assists.escMaxBrakeTorque)},
     // Steer angles stop short of 90 deg, where a wheel would roll sideways.
     {"steering.maxSteer", S::Vehicle, false, "deg", kPositive, 89.9, VEHICLE(steering.maxSteer)},
     {"steering.maxSteerV0", S::Vehicle, false, "deg", 0, 89.9, VEHICLE(steering.maxSteerV0)},

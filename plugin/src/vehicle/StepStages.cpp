@@ -34,6 +34,9 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
     case StepStage::Drivetrain:
       vehicle.updateDrivetrain(dt);
       [[fallthrough]];
+    case StepStage::StabilityControl:
+      vehicle.controlStability();
+      [[fallthrough]];
     case StepStage::DriveSpin:
       vehicle.spinUpWheels(dt);
       [[fallthrough]];

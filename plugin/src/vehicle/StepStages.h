@@ -16,6 +16,7 @@ enum class StepStage : char {
   Suspension,       // 3. compression, compression speed, spring and anti-roll, load estimate
   MeasureContacts,  // 4. contact frames and velocities relative to the ground, friction
   Drivetrain,       // 5. powertrain, differentials, brakes and assists -> wheel torques
+  StabilityControl, //    ESC: one wheel's brake for the yaw moment the yaw rate lacks
   DriveSpin,        // 6. drive torque into wheel spin
   Solve,            // 7. aero, suspension, bump stops, brakes, differentials, tire friction:
                     //    impulses on the chassis, dynamic ground and wheels

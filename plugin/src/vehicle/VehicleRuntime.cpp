@@ -84,7 +84,8 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody, VehicleSettings vehicle
       steering(settings.steering, wheels),
       drivetrain(settings, wheels),
       suspension(settings, wheels),
-      aero(settings.aero, wheels) {
+      aero(settings.aero, wheels),
+      stability(settings.assists, wheels) {
   const bool anyNearby = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
     return wheel.nearbyGround;
   });

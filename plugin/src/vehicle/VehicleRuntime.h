@@ -18,6 +18,7 @@
 #include "solver/ContactSolver.h"
 #include "vehicle/Aero.h"
 #include "vehicle/Drivetrain.h"
+#include "vehicle/StabilityControl.h"
 #include "vehicle/Steering.h"
 #include "vehicle/Suspension.h"
 #include "vehicle/Wheel.h"
@@ -44,6 +45,7 @@ class VehicleRuntime {
   void updateSuspension() { suspension.update(*chassis, wheels); }
   void measureContacts();
   void updateDrivetrain(btScalar dt) { drivetrain.update(steering.pedal(), input.brake, wheels, dt); }
+  void controlStability() { stability.update(*chassis, worldUp(), forwardSpeed(), wheels); }
   void spinUpWheels(btScalar dt) { Drivetrain::spinUp(wheels, dt); }
   void solveContacts(btScalar dt);
   void followWheels() { drivetrain.followWheels(wheels); }
@@ -77,6 +79,7 @@ class VehicleRuntime {
   Drivetrain drivetrain;
   Suspension suspension;
   Aero aero;
+  StabilityControl stability;
   std::optional<NearbyGround> nearby;  // empty when no wheel's query uses it
   // The game's friction table (RaycastVehicle::setSurfaceTable); null: (tire + ground) / 2.
   std::shared_ptr<const SurfaceTable> surfaces;

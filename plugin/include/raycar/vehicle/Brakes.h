@@ -28,6 +28,13 @@ struct AssistSettings {
   btScalar absTargetSlip = 0.1;      // slip ratio ABS holds a braking wheel at, (0, 1]
   bool tractionControl = false;
   btScalar tractionTargetSlip = 0.1;  // slip ratio traction control holds a driven wheel at
+  // Electronic stability control (StabilityControl.h): brakes single wheels to make the yaw
+  // moment that brings the yaw rate to the driver's reference.
+  bool stabilityControl = false;
+  btScalar escYawGain = 8;               // 1/s: yaw moment = gain x Izz x (reference - yaw rate)
+  btScalar escDeadband = 0.05;           // rad/s of yaw-rate error left alone
+  btScalar escUndersteerGradient = 1;    // deg/g: the reference car's (a mildly understeering one)
+  btScalar escMaxBrakeTorque = 3000;     // N m on one wheel
 };
 
 // Footbrake torque (N m) on one wheel for input in [0, 1]. `front`: the wheel is ahead of the

@@ -25,6 +25,7 @@
 
 #include "raycar/vehicle/DriverInput.h"
 #include "raycar/vehicle/Powertrain.h"
+#include "raycar/vehicle/StabilityControl.h"
 #include "raycar/vehicle/VehicleSettings.h"
 #include "raycar/vehicle/Wheel.h"
 
@@ -83,6 +84,8 @@ class RaycastVehicle : public btActionInterface {
   const DriverInput& input() const;
   int rejectedInputs() const;
   const PowertrainState& powertrain() const;
+  // What the stability control (AssistSettings::stabilityControl) did in the last step.
+  const StabilityControlState& stabilityControl() const;
   // The gear as a driver reads it: -1 reverse, 0 neutral, 1 first, ... (PowertrainState::gear is
   // an index into GearboxSettings::gears).
   int gear() const;

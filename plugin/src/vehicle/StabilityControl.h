@@ -1,0 +1,33 @@
+#pragma once
+// The stability control at run time (stage StabilityControl, after the drivetrain's brakes):
+// reads the chassis' yaw rate and the wheels, adds one wheel's brake torque. The law is in
+// raycar/vehicle/StabilityControl.h.
+
+#include <BulletDynamics/Dynamics/btRigidBody.h>
+
+#include <vector>
+
+#include "raycar/vehicle/StabilityControl.h"
+#include "raycar/vehicle/VehicleSettings.h"
+#include "vehicle/Wheel.h"
+
+namespace raycar {
+
+class StabilityControl {
+ public:
+  // Finds the wheelbase (steered wheels' mean to the unsteered wheels' mean, m).
+  StabilityControl(const AssistSettings& settings, const std::vector<Wheel>& wheels);
+
+  // One step: forwardSpeed (m/s) along the chassis' forward axis, up its up axis (world).
+  void update(const btRigidBody& chassis, const btVector3& up, btScalar forwardSpeed,
+              std::vector<Wheel>& wheels);
+
+  const StabilityControlState& state() const { return state_; }
+
+ private:
+  const AssistSettings* settings_;  // the vehicle's, which outlive this object
+  btScalar wheelbase_ = 0;          // m; 0: nothing steers, the controller rests
+  StabilityControlState state_;
+};
+
+}  // namespace raycar
