@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "RoadRig.h"
@@ -39,16 +40,23 @@ struct Manoeuvre {
   double startSpeed = 0;    // m/s
 };
 
-// One sine with dwell of road-wheel `amplitude` (rad; > 0 steers left first) on the coupe at
-// 80 km/h, coasting, through both front wheels' steer angles.
-Manoeuvre runSineWithDwell(double amplitude, bool esc) {
+// The bundled coupe, ESC on or off, settled for 1 s and then set going at `speed` (m/s).
+std::unique_ptr<RoadRig> coupeAt(double speed, bool esc) {
   RoadSpec spec;
   spec.vehicle = "coupe";
   spec.tune = [esc](VehicleSettings& settings) { settings.assists.stabilityControl = esc; };
-  RoadRig rig(spec);
-  rig.hold(1);
+  auto rig = std::make_unique<RoadRig>(spec);
+  rig->hold(1);
+  rig->chassis().setLinearVelocity(rig->vehicle().worldForward() * btScalar(speed));
+  return rig;
+}
+
+// One sine with dwell of road-wheel `amplitude` (rad; > 0 steers left first) on the coupe at
+// 80 km/h, coasting, through both front wheels' steer angles.
+Manoeuvre runSineWithDwell(double amplitude, bool esc) {
   // 80 km/h after 1.5 s of coasting (the standard's throttle released), the wheels rolling.
-  rig.chassis().setLinearVelocity(rig.vehicle().worldForward() * btScalar(23.4));
+  const std::unique_ptr<RoadRig> coupe = coupeAt(23.4, esc);
+  RoadRig& rig = *coupe;
   rig.hold(1.5);
   Manoeuvre result;
   result.startSpeed = rig.speed();
@@ -167,12 +175,8 @@ TEST_CASE("the stability control rests in a gentle turn and when switched off, a
   // A 0.2 g turn at 80 km/h, steered in over a second, stays within the deadband; off, it never
   // brakes.
   for (const bool esc : {true, false}) {
-    RoadSpec spec;
-    spec.vehicle = "coupe";
-    spec.tune = [esc](VehicleSettings& settings) { settings.assists.stabilityControl = esc; };
-    RoadRig rig(spec);
-    rig.hold(1);
-    rig.chassis().setLinearVelocity(rig.vehicle().worldForward() * btScalar(22.2));
+    const std::unique_ptr<RoadRig> coupe = coupeAt(22.2, esc);
+    RoadRig& rig = *coupe;
     int braking = 0;
     const btScalar steer = btScalar(0.2 * 9.81 / (22.2 * 22.2) * 2.5);
     for (int i = 0; i < 360; ++i) {
@@ -187,12 +191,8 @@ TEST_CASE("the stability control rests in a gentle turn and when switched off, a
     if (esc) CHECK(rig.vehicle().stabilityControl().referenceYawRate > 0);
   }
   // Spinning: it brakes, and reports which wheel and how hard.
-  RoadSpec spec;
-  spec.vehicle = "coupe";
-  spec.tune = [](VehicleSettings& settings) { settings.assists.stabilityControl = true; };
-  RoadRig rig(spec);
-  rig.hold(1);
-  rig.chassis().setLinearVelocity(rig.vehicle().worldForward() * btScalar(22.2));
+  const std::unique_ptr<RoadRig> coupe = coupeAt(22.2, true);
+  RoadRig& rig = *coupe;
   rig.chassis().setAngularVelocity(btVector3(0, 0, 1));  // yawing left at 1 rad/s, wheels straight
   rig.step(DriverInput{});
   const StabilityControlState& state = rig.vehicle().stabilityControl();
