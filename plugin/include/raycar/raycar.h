@@ -6,6 +6,7 @@
 // tire/: how much force a tire gives
 #include "raycar/tire/ContactFriction.h"
 #include "raycar/tire/SurfaceTable.h"
+#include "raycar/tire/TireTemperature.h"
 #include "raycar/vehicle/StabilityControl.h"
 #include "raycar/tire/FrictionCurve.h"
 #include "raycar/tire/Tire.h"

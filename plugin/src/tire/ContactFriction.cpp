@@ -22,7 +22,7 @@ ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRule
                             ? std::clamp(inputs.pairFriction, inputs.minFriction, inputs.maxFriction)
                             : surfaceFriction(inputs.tireFriction, inputs.groundFriction,
                                               inputs.minFriction, inputs.maxFriction);
-  friction.surface = mixed * inputs.gripScale;
+  friction.surface = mixed * inputs.gripScale * inputs.temperatureScale;
   friction.tire = loadedFriction(friction.surface, inputs.loadSensitivity, inputs.normalLoad,
                                  inputs.referenceLoad);
   friction.coulomb = friction.tire;

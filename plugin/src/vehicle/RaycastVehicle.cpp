@@ -67,6 +67,14 @@ void RaycastVehicle::setSurfaceTable(std::shared_ptr<const SurfaceTable> table) 
   wake();
 }
 
+void RaycastVehicle::setTireTemperature(int wheel, btScalar temperature) {
+  checkWheelIndex(wheel, "tire temperature");
+  if (!(temperature >= -100 && temperature <= 500))
+    throw InputError("wheel " + std::to_string(wheel + 1), "tire temperature must lie in [-100, 500] C");
+  runtime_->wheels[size_t(wheel)].state.tireTemperature = temperature;
+  wake();
+}
+
 btScalar RaycastVehicle::steeringTorque() const {
   return runtime_->steering.columnTorque(runtime_->wheels);
 }

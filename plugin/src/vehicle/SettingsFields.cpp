@@ -132,6 +132,13 @@ const std::vector<SettingsField> kFields = {
     {"relaxationLength", S::Tire, false, "m", 0, 10, TIRE(relaxationLength)},
     {"pneumaticTrail", S::Tire, false, "m", 0, 0.5, TIRE(pneumaticTrail)},
     {"camberStiffness", S::Tire, false, "per rad", 0, 100, TIRE(camberStiffness)},
+    {"thermal.heatCapacity", S::Tire, false, "J/K", kPositive, 1e7, TIRE(thermal.heatCapacity)},
+    {"thermal.cooling", S::Tire, false, "W/K", 0, 1e6, TIRE(thermal.cooling)},
+    {"thermal.coolingPerSpeed", S::Tire, false, "W/K per m/s", 0, 1e6, TIRE(thermal.coolingPerSpeed)},
+    {"thermal.ambientTemperature", S::Tire, false, "C", -100, 200, TIRE(thermal.ambientTemperature)},
+    {"thermal.optimalTemperature", S::Tire, false, "C", -100, 500, TIRE(thermal.optimalTemperature)},
+    {"thermal.temperatureWindow", S::Tire, false, "C", kPositive, 1000, TIRE(thermal.temperatureWindow)},
+    {"thermal.gripLoss", S::Tire, false, "", 0, 1, TIRE(thermal.gripLoss)},
     // Each differential.
     {"axle", S::Differential, true, "", 0, 64, DIFFERENTIAL_INT(axle)},
     {"torqueShare", S::Differential, false, "", -1, 1, DIFFERENTIAL(torqueShare)},

@@ -66,6 +66,7 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
     wheel.leftPosition = wheel.settings.attachmentPoint.dot(left);
     wheel.outward = wheel.leftPosition > 0 ? btScalar(-1) : btScalar(1);
     wheel.state.staticLoad = staticLoads[i];
+    wheel.state.tireTemperature = wheel.settings.tire.thermal.ambientTemperature;
     wheel.state.suspensionLength = wheel.settings.suspensionMaxLength;
     wheel.tire = makeTireModel(wheel.settings.tire);
     wheel.referenceLoad =

@@ -82,6 +82,7 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   inputs.minFriction = settings.minFriction;
   inputs.maxFriction = settings.maxFriction;
   inputs.gripScale = gripScale;
+  inputs.temperatureScale = temperatureGripFactor(settings.tire.thermal, state.tireTemperature);
   inputs.loadSensitivity = settings.tire.loadSensitivity;
   inputs.normalLoad = loadEstimate;
   inputs.referenceLoad = referenceLoad;
@@ -186,6 +187,7 @@ void Wheel::readSolvedContact(btScalar dt) {
     state.longitudinalForce = state.lateralForce = state.utilization = 0;
     state.normalLoad = 0;
     state.aligningMoment = pneumaticMoment = 0;
+    heatTire(0, settings.radius * state.angularSpeed, dt);
     return;
   }
   state.normalLoad = contact.normalImpulse() / dt;
@@ -213,6 +215,19 @@ void Wheel::readSolvedContact(btScalar dt) {
   pneumaticMoment = pneumaticTrail * state.lateralForce;
   state.aligningMoment =
       steered ? (pneumaticTrail + settings.mechanicalTrail) * state.lateralForce * casterCosine : 0;
+
+  // The friction's work on the contact: each force against its own slip speed.
+  const btScalar longitudinalSlip = contact.forwardSpeed - settings.radius * state.angularSpeed;
+  heatTire(std::fabs(state.longitudinalForce * longitudinalSlip) +
+               std::fabs(state.lateralForce * contact.lateralSpeed),
+           contact.forwardSpeed, dt);
+}
+
+void Wheel::heatTire(btScalar slidingPower, btScalar speed, btScalar dt) {
+  const TireThermalSettings& thermal = settings.tire.thermal;
+  if (!thermal.enabled) return;
+  state.slidingPower = slidingPower;
+  state.tireTemperature = stepTireTemperature(thermal, state.tireTemperature, slidingPower, speed, dt);
 }
 
 void Wheel::rotate(btScalar dt) {

@@ -117,6 +117,9 @@ struct Wheel {
   void prepareSlipLag(btScalar dt);
   // Solve, after: the spin, the solved load, slips and forces the solve settled on.
   void readSolvedContact(btScalar dt);
+  // Solve, after: the tire's temperature one step on, from the sliding power (W) the contact
+  // made and the rolling speed (m/s) that cools it.
+  void heatTire(btScalar slidingPower, btScalar speed, btScalar dt);
   // WheelRotation: the rotation angle for rendering.
   void rotate(btScalar dt);
 };

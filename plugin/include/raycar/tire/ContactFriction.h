@@ -44,6 +44,8 @@ struct FrictionInputs {
   // The game's run-time grip scale of this wheel (RaycastVehicle::setGripScale: drift modes,
   // puddles), applied after the clamp: a wet patch halves grip even at min_friction.
   btScalar gripScale = 1;
+  // The tire's temperature's grip factor (TireTemperature.h), applied with the grip scale.
+  btScalar temperatureScale = 1;
 };
 
 struct ContactFriction {

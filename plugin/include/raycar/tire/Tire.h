@@ -32,6 +32,7 @@
 #include <memory>
 
 #include "raycar/tire/FrictionCurve.h"
+#include "raycar/tire/TireTemperature.h"
 
 namespace raycar {
 
@@ -76,6 +77,7 @@ struct TireSettings {
   // slip angle by C_gamma gamma / C_alpha, so thrust and cornering share the friction limit.
   // Passenger tires: about 1 (a tenth of C_alpha / N). 0: no camber thrust.
   btScalar camberStiffness = 0;
+  TireThermalSettings thermal;  // the tire's temperature and its grip (TireTemperature.h)
   std::shared_ptr<const TireModel> customModel;  // when set, replaces `model`
 };
 

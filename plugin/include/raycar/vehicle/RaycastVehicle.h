@@ -66,6 +66,9 @@ class RaycastVehicle : public btActionInterface {
   // The friction of each tire surface on each ground material (SurfaceTable.h); null (the
   // default): every contact uses (tire + ground) / 2. Many vehicles may share one table.
   void setSurfaceTable(std::shared_ptr<const SurfaceTable> table);
+  // A tire's temperature (C, WheelState::tireTemperature; tire blankets, a restored save). Finite,
+  // in [-100, 500], or InputError.
+  void setTireTemperature(int wheel, btScalar temperature);
   // N m at the steering wheel, > 0 turns it left: the steered wheels' aligning moments
   // (WheelState::aligningMoment) over the steering ratio, for a force-feedback wheel. 0 unless
   // the tires have a pneumatic trail or the wheels a mechanical one.

@@ -97,6 +97,9 @@ struct WheelState {
   // static camber + gain x compression + body roll. 0 for a wheel without camber settings whose
   // tire has no camber stiffness (it is not computed), and in the air.
   btScalar camber = 0;
+  // C, the tire's thermal node (TireThermalSettings; the ambient temperature when it is off)
+  btScalar tireTemperature = 20;
+  btScalar slidingPower = 0;           // W: |Fx sx| + |Fy sy|, the heat the contact made this step
   bool sliding = false;                // contact slides faster than slip_threshold
   // Rotation
   btScalar angularSpeed = 0;           // rad/s, > 0 when rolling forward
