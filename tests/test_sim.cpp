@@ -119,8 +119,10 @@ TEST_CASE("the report holds telemetry with DESIGN.md's columns, a JSON summary a
   const std::string directory = std::string(RAYCAR_BINARY_DIR) + "/sim-report";
   writeReport(directory, runner);
   const std::string csv = readTextFile(directory + "/telemetry.csv", "report output");
-  CHECK(csv.rfind("time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y,w1_contact,w1_compression,"
-                  "w1_load,w1_slip_ratio,w1_slip_angle,w1_fx,w1_fy,w1_omega,w1_steer", 0) == 0);
+  CHECK(csv.rfind("time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y,steering_torque,esc_brake,"
+                  "w1_contact,w1_compression,w1_load,w1_slip_ratio,w1_slip_angle,w1_fx,w1_fy,w1_omega,w1_steer,"
+                  "w1_aligning,w1_camber,w1_temperature,w1_material",
+                  0) == 0);
   CHECK(csv.find("ghost_distance") != std::string::npos);
   const toml::table unused;  // keep toml++ linked for the golden reader above
   const std::string json = readTextFile(directory + "/summary.json", "report output");
@@ -162,6 +164,7 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[scene]\nstep = 0.01\n", "bad.toml: vehicle: the scene has no [[vehicle]]"},
       {"[weather]\nrain = 1\n", "bad.toml:1: weather: unknown section"},
       {"[[vehicle]]\nscript = \"a\"\nposition = [1, 2]\n", "bad.toml:3: vehicle.position: expects an array of 3 numbers"},
+      {"[[vehicle]]\nscript = \"a\"\nesc = 1\n", "bad.toml:3: vehicle.esc: expects true or false"},
       {"[[vehicle]]\nscript = \"a\"\nwheel_query = \"box\"\n", "bad.toml:3: vehicle.wheel_query: must be \"ray\", \"sphere\" or \"cylinder\""},
       {"[ground]\ntype = \"heightfield\"\nsize = 10000\ncell = 0.1\n", "bad.toml:1: ground.cell: size / cell must be at most 4096"},
       // An integer a double cannot hold exactly: an error, not whatever value was left over.
@@ -270,4 +273,19 @@ TEST_CASE("a [surfaces] material for an object the track does not have is an err
   } catch (const Error& error) {
     CHECK(std::string(error.what()).find("surfaces.materials.lava: the track") != std::string::npos);
   }
+}
+
+TEST_CASE("sine_with_dwell: the coupe with ESC comes out of FMVSS 126's manoeuvre heading on; the one without spins out") {
+  // Both at 80 km/h, 5 deg at the road wheels. The heading change after the manoeuvre: with
+  // ESC small (the car ends near its path's direction: measured -16 deg), without it past 45 deg.
+  const Scene scene = loadScene(kScenes + "sine_with_dwell.toml");
+  const SceneSummary summary = run(scene);
+  REQUIRE(summary.vehicles.size() == 2);
+  const double withEsc = summary.vehicles[0].finalHeadingDegrees - 90;
+  const double withoutEsc = summary.vehicles[1].finalHeadingDegrees - 90;
+  CAPTURE(withEsc);
+  CAPTURE(withoutEsc);
+  CHECK(std::fabs(withEsc) < 30);
+  CHECK(std::fabs(withoutEsc) > 45);
+  CHECK(summary.vehicles[0].topSpeed * 3.6 == doctest::Approx(80).epsilon(0.025));
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "Drivers.h"
 #include "RoadRig.h"
 #include "Tolerance.h"
 
@@ -16,21 +17,9 @@ using namespace raycar::test;
 namespace {
 
 constexpr double kPi = 3.14159265358979;
-constexpr double kFrequency = 0.7;  // Hz
-constexpr double kDwell = 0.5;      // s
-
-// FMVSS 126's sine with dwell in road-wheel angle (rad): a 0.7 Hz sine whose second peak is held
-// for 0.5 s before the last quarter cycle back to zero. Steering ends at 1.929 s.
-double sineWithDwell(double t, double amplitude) {
-  const double secondPeak = 0.75 / kFrequency;  // 1.071 s
-  if (t < 0) return 0;
-  if (t < secondPeak) return amplitude * std::sin(2 * kPi * kFrequency * t);
-  if (t < secondPeak + kDwell) return -amplitude;
-  const double resumed = t - kDwell;
-  if (resumed < 1 / kFrequency) return amplitude * std::sin(2 * kPi * kFrequency * resumed);
-  return 0;
-}
-constexpr double kSteerEnd = 1 / kFrequency + kDwell;  // 1.929 s
+constexpr double kFrequency = sim::kSineWithDwellFrequency;  // Hz
+constexpr double kSteerEnd = sim::kSineWithDwellEnd;          // s
+using sim::sineWithDwell;                                      // raycar-sim's, shared
 
 struct Manoeuvre {
   double peakYawRate = 0;   // rad/s: the first peak after the steering reversal (its size)

@@ -270,6 +270,40 @@ class ConstantRadiusDriver final : public Driver {
 
 }  // namespace
 
+double sineWithDwell(double t, double amplitude) {
+  const double omega = 2 * SIMD_PI * kSineWithDwellFrequency;
+  const double secondPeak = 0.75 / kSineWithDwellFrequency;  // 1.071 s
+  if (t < 0) return 0;
+  if (t < secondPeak) return amplitude * std::sin(omega * t);
+  if (t < secondPeak + kSineWithDwellDwell) return -amplitude;
+  const double resumed = t - kSineWithDwellDwell;
+  return resumed < 1 / kSineWithDwellFrequency ? amplitude * std::sin(omega * resumed) : 0;
+}
+
+// FMVSS 126 as a driver: up to `speed` on the pedal, a second coasting (the standard releases
+// the throttle), then the sine with dwell on the steering, coasting on.
+class SineWithDwellDriver final : public Driver {
+ public:
+  explicit SineWithDwellDriver(const VehicleEntry& entry)
+      : speed_(entry.speed), amplitude_(entry.amplitudeDegrees * SIMD_PI / 180) {}
+  DriverCommand update(const DriverView& view) override {
+    DriverCommand command;
+    if (coastStart_ < 0) {
+      control_.pedalAndBrake(speed_, view.speed, view.dt, command.input);
+      if (view.speed >= speed_) coastStart_ = view.time;
+      return command;
+    }
+    const double angle = sineWithDwell(view.time - coastStart_ - 1, amplitude_);
+    command.input.steer = float(std::clamp(angle / view.maxSteer, -1.0, 1.0));
+    return command;
+  }
+
+ private:
+  double speed_, amplitude_;
+  double coastStart_ = -1;  // s: when the speed was reached
+  SpeedController control_;
+};
+
 std::unique_ptr<Driver> makeDriver(const VehicleEntry& entry) {
   switch (entry.driver) {
     case DriverType::Timeline: return std::make_unique<TimelineDriver>(entry.events);
@@ -278,6 +312,7 @@ std::unique_ptr<Driver> makeDriver(const VehicleEntry& entry) {
     case DriverType::Parking: return std::make_unique<ParkingDriver>(entry);
     case DriverType::Drift: return std::make_unique<DriftDriver>(entry);
     case DriverType::ConstantRadius: return std::make_unique<ConstantRadiusDriver>(entry);
+    case DriverType::SineWithDwell: return std::make_unique<SineWithDwellDriver>(entry);
   }
   return nullptr;
 }

@@ -52,4 +52,12 @@ class Driver {
 
 std::unique_ptr<Driver> makeDriver(const VehicleEntry& entry);
 
+// NHTSA FMVSS 126's sine with dwell: the steer (here the road-wheel angle, rad) t s after the
+// steer begins, for `amplitude`: a 0.7 Hz sine whose second peak is held 0.5 s before the last
+// quarter cycle back to zero; 0 before and after (it ends at kSineWithDwellEnd).
+double sineWithDwell(double t, double amplitude);
+constexpr double kSineWithDwellFrequency = 0.7;  // Hz
+constexpr double kSineWithDwellDwell = 0.5;      // s
+constexpr double kSineWithDwellEnd = 1 / kSineWithDwellFrequency + kSineWithDwellDwell;  // 1.929 s
+
 }  // namespace raycar::sim

@@ -108,11 +108,12 @@ const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 }  // namespace
 
 std::string telemetryHeader(int wheels, bool ghost) {
-  std::string header = "time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y";
+  std::string header =
+      "time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y,steering_torque,esc_brake";
   for (int w = 1; w <= wheels; ++w) {
     const std::string p = ",w" + std::to_string(w) + "_";
     header += p + "contact" + p + "compression" + p + "load" + p + "slip_ratio" + p + "slip_angle" + p + "fx" + p +
-              "fy" + p + "omega" + p + "steer";
+              "fy" + p + "omega" + p + "steer" + p + "aligning" + p + "camber" + p + "temperature" + p + "material";
   }
   if (ghost) header += ",ghost_x,ghost_y,ghost_distance";
   return header;
@@ -129,11 +130,13 @@ void writeTelemetryCsv(const std::string& path, const std::vector<TelemetryRow>&
          << number(row.position.z()) << ',' << number(row.velocity.x()) << ',' << number(row.velocity.y()) << ','
          << number(row.velocity.z()) << ',' << number(row.yaw) << ',' << number(row.speed) << ','
          << number(row.engineRpm) << ',' << row.gear << ',' << number(row.clutch) << ',' << number(row.rearX) << ','
-         << number(row.rearY);
+         << number(row.rearY) << ',' << number(row.steeringTorque) << ',' << number(row.escBrakeTorque);
     for (const WheelState& w : row.wheels)
       file << ',' << (w.inContact ? 1 : 0) << ',' << number(w.suspensionCompression) << ',' << number(w.normalLoad)
            << ',' << number(w.slipRatio) << ',' << number(w.slipAngle) << ',' << number(w.longitudinalForce) << ','
-           << number(w.lateralForce) << ',' << number(w.angularSpeed) << ',' << number(w.steerAngle);
+           << number(w.lateralForce) << ',' << number(w.angularSpeed) << ',' << number(w.steerAngle) << ','
+           << number(w.aligningMoment) << ',' << number(w.camber) << ',' << number(w.tireTemperature) << ','
+           << w.groundMaterial;
     if (ghost) file << ',' << number(row.ghostX) << ',' << number(row.ghostY) << ',' << number(row.ghostDistance);
     file << '\n';
   }
@@ -208,7 +211,9 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
                        const std::vector<WheelTrace>& wheelTraces) {
   std::vector<double> time, x, y, ghostX, ghostY, speed, rpm, gear;
   const int wheels = rows.empty() ? 0 : int(rows[0].wheels.size());
-  std::vector<std::vector<double>> load(wheels), slip(wheels), angle(wheels);
+  std::vector<std::vector<double>> load(wheels), slip(wheels), angle(wheels), temperature(wheels), aligning(wheels);
+  std::vector<double> steeringTorque, escBrake;
+  bool thermal = false, feel = false, esc = false;  // plots shown only when the feature acts
   for (const TelemetryRow& row : rows) {
     time.push_back(row.time);
     x.push_back(row.rearX);
@@ -218,10 +223,18 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
     speed.push_back(row.speed * 3.6);
     rpm.push_back(row.engineRpm);
     gear.push_back(row.gear);
+    steeringTorque.push_back(row.steeringTorque);
+    escBrake.push_back(row.escBrakeTorque);
+    feel = feel || row.steeringTorque != 0;
+    esc = esc || row.escBrakeTorque != 0;
     for (int w = 0; w < wheels && w < int(row.wheels.size()); ++w) {
-      load[w].push_back(row.wheels[w].normalLoad);
-      slip[w].push_back(row.wheels[w].slipRatio);
-      angle[w].push_back(row.wheels[w].slipAngle * 180 / SIMD_PI);
+      const WheelState& state = row.wheels[w];
+      load[w].push_back(state.normalLoad);
+      slip[w].push_back(state.slipRatio);
+      angle[w].push_back(state.slipAngle * 180 / SIMD_PI);
+      temperature[w].push_back(state.tireTemperature);
+      aligning[w].push_back(state.aligningMoment);
+      thermal = thermal || state.tireTemperature != rows[0].wheels[w].tireTemperature;
     }
   }
   std::vector<Series> path = {{"vehicle (rear axle)", "#1f77b4", x, y}};
@@ -229,12 +242,14 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
   std::vector<Rectangle> rectangles;
   if (scene.hasParkingSpace)
     rectangles.push_back({scene.parkingSpace[0], scene.parkingSpace[1], scene.parkingSpace[2], scene.parkingSpace[3], "#2ca02c"});
-  std::vector<Series> loads, slips, angles;
+  std::vector<Series> loads, slips, angles, temperatures, moments;
   for (int w = 0; w < wheels; ++w) {
     const std::string name = "wheel " + std::to_string(w + 1);
     loads.push_back({name, kColours[w % 8], time, load[w]});
     slips.push_back({name, kColours[w % 8], time, slip[w]});
     angles.push_back({name, kColours[w % 8], time, angle[w]});
+    temperatures.push_back({name, kColours[w % 8], time, temperature[w]});
+    moments.push_back({name, kColours[w % 8], time, aligning[w]});
   }
   std::ostringstream html;
   html << "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>raycar-sim: " << scene.name
@@ -261,6 +276,11 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
        << plot("Gear", "time (s)", "gear", {{"gear (-1 reverse)", "#2ca02c", time, gear}})
        << plot("Wheel loads", "time (s)", "N", loads) << plot("Slip ratios", "time (s)", "s", slips)
        << plot("Slip angles", "time (s)", "deg", angles);
+  if (thermal) html << plot("Tire temperatures", "time (s)", "C", temperatures);
+  if (feel)
+    html << plot("Aligning moments", "time (s)", "N m", moments)
+         << plot("Steering torque", "time (s)", "N m at the steering wheel", {{"steering torque", "#9467bd", time, steeringTorque}});
+  if (esc) html << plot("Stability control brake", "time (s)", "N m", {{"ESC brake torque", "#8c564b", time, escBrake}});
   if (wheelTraces.size() > 1) {
     // The same wheel of each car (the kerbs scene: one car per ground query) over the distance
     // each has travelled, so the cars meet each kerb at the same abscissa.

@@ -195,7 +195,8 @@ Scene parseScene(const std::string& text, const std::string& path) {
           else if (type == "parking") entry.driver = DriverType::Parking;
           else if (type == "drift") entry.driver = DriverType::Drift;
           else if (type == "constant_radius") entry.driver = DriverType::ConstantRadius;
-          else reader.fail("must be \"timeline\", \"hold_speed\", \"follow_path\", \"parking\", \"drift\" or \"constant_radius\"");
+          else if (type == "sine_with_dwell") entry.driver = DriverType::SineWithDwell;
+          else reader.fail("must be \"timeline\", \"hold_speed\", \"follow_path\", \"parking\", \"drift\", \"constant_radius\" or \"sine_with_dwell\"");
         });
         reader.on("events", [&](const toml::node& n) {
           double previous = -1;
@@ -219,6 +220,8 @@ Scene parseScene(const std::string& text, const std::string& path) {
         reader.on("radius", [&](const toml::node& n) { entry.radius = reader.number(n, 2, 10000); });
         reader.on("speed_step", [&](const toml::node& n) { entry.speedStep = reader.number(n, 0.01, 100); });
         reader.on("step_seconds", [&](const toml::node& n) { entry.stepSeconds = reader.number(n, 1, 600); });
+        reader.on("amplitude_deg", [&](const toml::node& n) { entry.amplitudeDegrees = reader.number(n, -60, 60); });
+        reader.on("esc", [&](const toml::node& n) { entry.esc = reader.boolean(n) ? 1 : 0; });
         reader.on("wheel_query", [&](const toml::node& n) {
           entry.wheelQuery = reader.text(n);
           if (entry.wheelQuery != "ray" && entry.wheelQuery != "sphere" && entry.wheelQuery != "cylinder")

@@ -13,7 +13,9 @@
 //               speed, steer (hold_speed), path [[x, y], ...], lookahead, speed (follow_path,
 //               parking), ghost (parking: seed 002's kinematic bicycle driven alongside),
 //               drift_angle_deg, drift_seconds, speed (drift: entry speed),
-//               radius, speed, speed_step, step_seconds (constant_radius: ISO 4138)
+//               radius, speed, speed_step, step_seconds (constant_radius: ISO 4138),
+//               speed, amplitude_deg (sine_with_dwell: FMVSS 126, road-wheel amplitude),
+//               esc (overrides the script's [assists] esc)
 //   [surfaces]  materials = { object = material, ... } (a track's OBJ objects; the rest are 0),
 //               friction = [[surface_id, material, friction], ...] (SurfaceTable.h)
 // The world is Z up (the models' and tracks' convention); heading 0 points a vehicle along +y.
@@ -27,7 +29,7 @@
 namespace raycar::sim {
 
 enum class GroundType { Plane, Incline, Track, Heightfield };
-enum class DriverType { Timeline, HoldSpeed, FollowPath, Parking, Drift, ConstantRadius };
+enum class DriverType { Timeline, HoldSpeed, FollowPath, Parking, Drift, ConstantRadius, SineWithDwell };
 
 struct TimelineEvent {
   double time = 0;  // s: the inputs hold from here until the next event
@@ -60,6 +62,10 @@ struct VehicleEntry {
   // Every wheel's ground query ("ray", "sphere", "cylinder"), in place of the script's; empty:
   // the script's. Lets one scene drive the same car with each kind side by side.
   std::string wheelQuery;
+  // sine_with_dwell (FMVSS 126): reach `speed`, coast 1 s, then a 0.7 Hz sine of this road-wheel
+  // amplitude (deg) with 0.5 s of dwell at its second peak.
+  double amplitudeDegrees = 5;
+  int esc = -1;  // -1: the script's stability control; 0 off; 1 on
 };
 
 // One row of [surfaces] friction: tire surface `surfaceId` on ground `material`.

@@ -123,7 +123,7 @@ void SceneRunner::buildGround() {
 void SceneRunner::spawnVehicles() {
   std::map<std::string, LoadedVehicle> loaded;  // each script (and wheel query) once
   for (const VehicleEntry& entry : scene_.vehicles) {
-    const std::string key = entry.script + "\n" + entry.wheelQuery;
+    const std::string key = entry.script + "\n" + entry.wheelQuery + "\n" + std::to_string(entry.esc);
     if (!loaded.count(key)) {
       LoadedVehicle vehicle = loadVehicle(entry.script);
       if (!entry.wheelQuery.empty()) {
@@ -132,6 +132,7 @@ void SceneRunner::spawnVehicles() {
                                                                       : GroundQueryKind::Ray;
         for (WheelSettings& wheel : vehicle.settings.wheels) wheel.groundQuery = kind;
       }
+      if (entry.esc >= 0) vehicle.settings.assists.stabilityControl = entry.esc == 1;
       loaded.emplace(key, std::move(vehicle));
     }
     const LoadedVehicle& vehicle = loaded.at(key);
@@ -314,6 +315,8 @@ TelemetryRow SceneRunner::record(const Run& run) const {
   row.engineRpm = powertrain.engineRpm;
   row.gear = powertrain.gear - kNeutralGear;
   row.clutch = powertrain.clutch;
+  row.steeringTorque = vehicle.steeringTorque();
+  row.escBrakeTorque = vehicle.stabilityControl().brakeTorque;
   for (int w = 0; w < vehicle.wheelCount(); ++w) row.wheels.push_back(vehicle.wheelState(w));
   if (run.ghost) {
     row.hasGhost = true;

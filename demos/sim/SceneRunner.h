@@ -25,6 +25,8 @@ struct TelemetryRow {
   double engineRpm = 0;
   int gear = 0;         // -1 reverse, 0 neutral, 1.. forward
   double clutch = 0;
+  double steeringTorque = 0;  // N m at the steering wheel (RaycastVehicle::steeringTorque)
+  double escBrakeTorque = 0;  // N m the stability control put on a wheel this step
   std::vector<WheelState> wheels;
   bool hasGhost = false;
   double ghostX = 0, ghostY = 0, ghostDistance = 0;  // m

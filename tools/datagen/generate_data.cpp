@@ -361,15 +361,33 @@ lateral_b = 12
 )");
 }
 
+// The coupe's tires' sim-racing keys: aligning moment, camber thrust, slip lag, temperature.
+const std::string kSimRacingTire = R"(pneumatic_trail = 0.035
+camber_stiffness = 1.0
+slip_lag = true
+relaxation_length = 0.4
+thermal = true
+optimal_temperature = 60
+temperature_window = 80
+grip_loss = 0.1
+)";
+
 void coupe(const std::string& dir) {
   Obj obj("coupe: rear-wheel drive drift car, limited-slip differential, slip-curve tires");
   obj.box("hull1", {0, 0.05, 0.62}, {0.9, 2.2, 0.28});
   addWheels(obj, fourWheels(0.8, 1.3, -1.25, 0.33, 0.25, 0.52), false, 0.6);
   obj.helper("eye_pos", {0, -5, 1.9});
   obj.write(dir + "/coupe.obj");
-  const std::string records = wheelRecords(4, [](int i) { return plainWheel(i, false, 0.25, -0.9); });
+  // The sim-racing set: camber on every wheel, a castered steering axis in front.
+  const std::string records = wheelRecords(4, [](int i) {
+    return plainWheel(i, false, 0.25, -0.9) + "camber = -1.5\ncamber_gain = -15\n" +
+           (i < 2 ? "caster = 6\nmechanical_trail = 0.02\n" : "");
+  });
   writeText(dir + "/coupe.vehicle.toml", R"(# Drift coupe: rear-wheel drive, torque-curve engine, limited-slip differential,
-# front tires with more lateral grip than the rear ones.
+# front tires with more lateral grip than the rear ones. The sim-racing set: negative camber with
+# camber thrust, caster and pneumatic trail for the aligning moment and steering torque, slip
+# lag, and tire temperature (a road-going sports tire: 97.5% of its grip cold at 20 C, all of it
+# at 60 C).
 [model]
 obj = "coupe.obj"
 
@@ -417,13 +435,13 @@ longitudinal_c = 1.45
 lateral_b = 10
 lateral_c = 1.5
 load_sensitivity = 0.1
-
+)" + kSimRacingTire + R"(
 [[tire]]                # rear: breaks away sooner and slides on a long plateau
 axles = [1]
 friction = 1.0
 lateral_points = [[0, 0], [4, 0.75], [9, 0.95], [12, 1.0], [30, 0.8], [90, 0.7]]
 load_sensitivity = 0.1
-)");
+)" + kSimRacingTire);
 }
 
 void truck(const std::string& dir) {
