@@ -147,13 +147,24 @@ void Hud::drawDriverPanel(const RaycastVehicle& vehicle, const HudContext& conte
   const DriverInput& input = vehicle.input();
   ImGui::Text("pedal %+.2f  steer %+.2f  brake %.2f%s", double(input.pedal), double(input.steer),
               double(input.brake), vehicle.handbrake() ? "  HANDBRAKE" : "");
+  const btScalar steeringTorque = vehicle.steeringTorque();
+  if (steeringTorque != 0) ImGui::Text("steering torque %+.1f N m", double(steeringTorque));
+  const StabilityControlState& esc = vehicle.stabilityControl();
+  if (vehicle.settings().assists.stabilityControl)
+    ImGui::TextColored(esc.active ? ImVec4(1, 0.6f, 0.2f, 1) : ImVec4(0.6f, 0.6f, 0.6f, 1),
+                       "ESC %s  yaw %+.2f / %+.2f rad/s", esc.active ? "BRAKING" : "ready",
+                       double(esc.yawRate), double(esc.referenceYawRate));
   if (context.vehicleCount > 1) ImGui::TextDisabled("%zu vehicles in the scene", context.vehicleCount);
 }
 
 void Hud::drawWheelPanel(const RaycastVehicle& vehicle) const {
-  if (!ImGui::BeginTable("wheel bars", 5, ImGuiTableFlags_SizingFixedFit)) return;
+  // Tire temperatures, when a tire has them (TireThermalSettings).
+  bool thermal = false;
+  for (int w = 0; w < vehicle.wheelCount(); ++w) thermal = thermal || vehicle.wheelSettings(w).tire.thermal.enabled;
+  if (!ImGui::BeginTable("wheel bars", thermal ? 6 : 5, ImGuiTableFlags_SizingFixedFit)) return;
   for (const char* heading : {"wheel", "N/N static", "|s|", "|alpha|", "utilisation"})
     ImGui::TableSetupColumn(heading);
+  if (thermal) ImGui::TableSetupColumn("tire C");
   ImGui::TableHeadersRow();
   char text[32];
   for (int w = 0; w < vehicle.wheelCount(); ++w) {
@@ -177,6 +188,14 @@ void Hud::drawWheelPanel(const RaycastVehicle& vehicle) const {
     ImGui::TableNextColumn();
     std::snprintf(text, sizeof(text), "%.2f", double(state.utilization));
     bar(double(state.utilization), text, state.utilization > btScalar(0.98));
+    if (thermal) {
+      ImGui::TableNextColumn();
+      const TireThermalSettings& tire = vehicle.wheelSettings(w).tire.thermal;
+      std::snprintf(text, sizeof(text), "%.0f", double(state.tireTemperature));
+      // Full bar at the optimum; red once past it by half the window.
+      bar(double(state.tireTemperature / tire.optimalTemperature), text,
+          state.tireTemperature > tire.optimalTemperature + tire.temperatureWindow / 2);
+    }
   }
   ImGui::EndTable();
 }
