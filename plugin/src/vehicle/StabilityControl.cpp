@@ -19,23 +19,6 @@ btScalar referenceYawRate(btScalar steer, btScalar speed, btScalar wheelbase,
   return std::clamp(steady, -limit, limit);
 }
 
-StabilityControl::StabilityControl(const AssistSettings& settings, const std::vector<Wheel>& wheels)
-    : settings_(&settings) {
-  btScalar steered = 0, fixed = 0;
-  int steeredCount = 0, fixedCount = 0;
-  for (const Wheel& wheel : wheels) {
-    if (wheel.steered) {
-      steered += wheel.forwardPosition;
-      ++steeredCount;
-    } else {
-      fixed += wheel.forwardPosition;
-      ++fixedCount;
-    }
-  }
-  if (steeredCount > 0 && fixedCount > 0)
-    wheelbase_ = std::max(btScalar(0), steered / btScalar(steeredCount) - fixed / btScalar(fixedCount));
-}
-
 void StabilityControl::update(const btRigidBody& chassis, const btVector3& up,
                               btScalar forwardSpeed, std::vector<Wheel>& wheels) {
   const AssistSettings& settings = *settings_;

@@ -15,8 +15,9 @@ namespace raycar {
 
 class StabilityControl {
  public:
-  // Finds the wheelbase (steered wheels' mean to the unsteered wheels' mean, m).
-  StabilityControl(const AssistSettings& settings, const std::vector<Wheel>& wheels);
+  // wheelbase: the steering's (Steering::wheelbase, m); the controller rests at 0 or less.
+  StabilityControl(const AssistSettings& settings, btScalar wheelbase)
+      : settings_(&settings), wheelbase_(wheelbase) {}
 
   // One step: forwardSpeed (m/s) along the chassis' forward axis, up its up axis (world).
   void update(const btRigidBody& chassis, const btVector3& up, btScalar forwardSpeed,

@@ -21,6 +21,9 @@ class Steering {
               std::vector<Wheel>& wheels);
 
   btScalar angle() const { return angle_; }   // rad, the equivalent bicycle's
+  // m: the steered wheels' mean forward position from the turning centre's line (the
+  // unsteered wheels' mean; the centre of mass if every wheel steers): the bicycle's wheelbase.
+  btScalar wheelbase() const { return steeredAxleForward_ - referenceForward_; }
   btScalar pedal() const { return shapedPedal_; }
   // N m at the steering wheel, > 0 turns it left: the steered wheels' aligning moments (as the
   // last solve left them) through the steering ratio.

@@ -86,7 +86,7 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody, VehicleSettings vehicle
       drivetrain(settings, wheels),
       suspension(settings, wheels),
       aero(settings.aero, wheels),
-      stability(settings.assists, wheels) {
+      stability(settings.assists, steering.wheelbase()) {
   const bool anyNearby = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
     return wheel.nearbyGround;
   });
