@@ -120,6 +120,7 @@ TEST_CASE("the report holds telemetry with DESIGN.md's columns, a JSON summary a
   writeReport(directory, runner);
   const std::string csv = readTextFile(directory + "/telemetry.csv", "report output");
   CHECK(csv.rfind("time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y,steering_torque,esc_brake,"
+                  "clutch_torque,clutch_heat,"
                   "w1_contact,w1_compression,w1_load,w1_slip_ratio,w1_slip_angle,w1_fx,w1_fy,w1_omega,w1_steer,"
                   "w1_aligning,w1_camber,w1_temperature,w1_material",
                   0) == 0);

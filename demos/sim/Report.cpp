@@ -109,7 +109,8 @@ const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 
 std::string telemetryHeader(int wheels, bool ghost) {
   std::string header =
-      "time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y,steering_torque,esc_brake";
+      "time,x,y,z,vx,vy,vz,yaw,speed,engine_rpm,gear,clutch,rear_x,rear_y,steering_torque,esc_brake,"
+      "clutch_torque,clutch_heat";
   for (int w = 1; w <= wheels; ++w) {
     const std::string p = ",w" + std::to_string(w) + "_";
     header += p + "contact" + p + "compression" + p + "load" + p + "slip_ratio" + p + "slip_angle" + p + "fx" + p +
@@ -130,7 +131,8 @@ void writeTelemetryCsv(const std::string& path, const std::vector<TelemetryRow>&
          << number(row.position.z()) << ',' << number(row.velocity.x()) << ',' << number(row.velocity.y()) << ','
          << number(row.velocity.z()) << ',' << number(row.yaw) << ',' << number(row.speed) << ','
          << number(row.engineRpm) << ',' << row.gear << ',' << number(row.clutch) << ',' << number(row.rearX) << ','
-         << number(row.rearY) << ',' << number(row.steeringTorque) << ',' << number(row.escBrakeTorque);
+         << number(row.rearY) << ',' << number(row.steeringTorque) << ',' << number(row.escBrakeTorque) << ','
+         << number(row.clutchTorque) << ',' << number(row.clutchHeat);
     for (const WheelState& w : row.wheels)
       file << ',' << (w.inContact ? 1 : 0) << ',' << number(w.suspensionCompression) << ',' << number(w.normalLoad)
            << ',' << number(w.slipRatio) << ',' << number(w.slipAngle) << ',' << number(w.longitudinalForce) << ','
@@ -212,8 +214,8 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
   std::vector<double> time, x, y, ghostX, ghostY, speed, rpm, gear;
   const int wheels = rows.empty() ? 0 : int(rows[0].wheels.size());
   std::vector<std::vector<double>> load(wheels), slip(wheels), angle(wheels), temperature(wheels), aligning(wheels);
-  std::vector<double> steeringTorque, escBrake;
-  bool thermal = false, feel = false, esc = false;  // plots shown only when the feature acts
+  std::vector<double> steeringTorque, escBrake, clutchTorque, clutchHeat;
+  bool thermal = false, feel = false, esc = false, clutch = false;  // plots shown when it acts
   for (const TelemetryRow& row : rows) {
     time.push_back(row.time);
     x.push_back(row.rearX);
@@ -227,6 +229,9 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
     escBrake.push_back(row.escBrakeTorque);
     feel = feel || row.steeringTorque != 0;
     esc = esc || row.escBrakeTorque != 0;
+    clutchTorque.push_back(row.clutchTorque);
+    clutchHeat.push_back(row.clutchHeat / 1000);
+    clutch = clutch || row.clutchTorque != 0;
     for (int w = 0; w < wheels && w < int(row.wheels.size()); ++w) {
       const WheelState& state = row.wheels[w];
       load[w].push_back(state.normalLoad);
@@ -280,6 +285,9 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
   if (feel)
     html << plot("Aligning moments", "time (s)", "N m", moments)
          << plot("Steering torque", "time (s)", "N m at the steering wheel", {{"steering torque", "#9467bd", time, steeringTorque}});
+  if (clutch)
+    html << plot("Clutch torque", "time (s)", "N m at the crankshaft", {{"clutch torque", "#17becf", time, clutchTorque}})
+         << plot("Clutch heat", "time (s)", "kJ so far", {{"clutch slip energy", "#ff7f0e", time, clutchHeat}});
   if (esc) html << plot("Stability control brake", "time (s)", "N m", {{"ESC brake torque", "#8c564b", time, escBrake}});
   if (wheelTraces.size() > 1) {
     // The same wheel of each car (the kerbs scene: one car per ground query) over the distance

@@ -317,6 +317,8 @@ TelemetryRow SceneRunner::record(const Run& run) const {
   row.clutch = powertrain.clutch;
   row.steeringTorque = vehicle.steeringTorque();
   row.escBrakeTorque = vehicle.stabilityControl().brakeTorque;
+  row.clutchTorque = powertrain.clutchTorque;
+  row.clutchHeat = powertrain.clutchSlipEnergy;
   for (int w = 0; w < vehicle.wheelCount(); ++w) row.wheels.push_back(vehicle.wheelState(w));
   if (run.ghost) {
     row.hasGhost = true;

@@ -27,6 +27,8 @@ struct TelemetryRow {
   double clutch = 0;
   double steeringTorque = 0;  // N m at the steering wheel (RaycastVehicle::steeringTorque)
   double escBrakeTorque = 0;  // N m the stability control put on a wheel this step
+  double clutchTorque = 0;    // N m the clutch passed (engine inertia only)
+  double clutchHeat = 0;      // J: the clutch's slip energy so far (engine inertia only)
   std::vector<WheelState> wheels;
   bool hasGhost = false;
   double ghostX = 0, ghostY = 0, ghostDistance = 0;  // m

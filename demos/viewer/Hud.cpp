@@ -144,6 +144,10 @@ void Hud::drawDriverPanel(const RaycastVehicle& vehicle, const HudContext& conte
   ImGui::TextUnformatted("clutch");
   ImGui::SameLine(60);
   ImGui::ProgressBar(float(std::clamp(double(powertrain.clutch), 0.0, 1.0)), ImVec2(130, 0), text);
+  if (settings.engine.inertia > 0)  // the clutch of an engine with inertia slips or locks
+    ImGui::Text("clutch %s %+.0f N m, heat %.1f kJ%s", powertrain.clutchLocked ? "locked" : "slipping",
+                double(powertrain.clutchTorque), double(powertrain.clutchSlipEnergy) / 1000,
+                powertrain.stalled ? "  STALLED" : "");
   const DriverInput& input = vehicle.input();
   ImGui::Text("pedal %+.2f  steer %+.2f  brake %.2f%s", double(input.pedal), double(input.steer),
               double(input.brake), vehicle.handbrake() ? "  HANDBRAKE" : "");

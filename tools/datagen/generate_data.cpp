@@ -308,7 +308,8 @@ void sedan(const std::string& dir) {
   addWheels(obj, fourWheels(0.78, 1.38, -1.32, 0.32, 0.22, 0.55), true, 0.7);
   obj.helper("eye_pos", {0, -5.5, 2.2});
   obj.write(dir + "/sedan.obj");
-  writeText(dir + "/sedan.vehicle.toml", R"(# Sedan: front-wheel drive, ABS, traction control.
+  writeText(dir + "/sedan.vehicle.toml", R"(# Sedan: front-wheel drive, ABS, traction control, an engine with inertia and a slipping
+# clutch.
 [model]
 obj = "sedan.obj"
 
@@ -336,6 +337,10 @@ stabilizer = 0.3
 cam_stiffness_positive = [30, 30, 30]
 cam_stiffness_negative = [30, 30, 30]
 cam_damping = 8
+
+[engine]
+inertia = 0.12            # kg m^2: the engine's speed is a state, the clutch slips
+clutch_capacity = 700     # N m: 1.5 x the peak torque
 
 [gearbox]
 final_drive = 3.9

@@ -213,6 +213,13 @@ const std::vector<Key>& keys() {
        "torque x throttle^exponent"},
       {"engine", "engine_braking", FieldScope::Vehicle, "engine.engineBraking",
        "drag at max rpm with the throttle closed"},
+      {"engine", "inertia", FieldScope::Vehicle, "engine.inertia",
+       "crankshaft and flywheel; > 0: the engine speed is a state and the clutch slips"},
+      {"engine", "clutch_capacity", FieldScope::Vehicle, "engine.clutchCapacity",
+       "with inertia: the engaged clutch's torque limit; 0: twice the peak torque"},
+      {"engine", "stall", T::Boolean, "", 0, 1, "false",
+       "with inertia: the engine stalls below engine_minRPM instead of the clutch opening",
+       SET(t.script.settings.engine.stall = v.boolean)},
       // [gearbox]
       {"gearbox", "final_drive", FieldScope::Vehicle, "gearbox.finalDrive",
        "final drive ratio"},

@@ -30,6 +30,53 @@ void SolverBody::load(btRigidBody* rigidBody, btScalar dt) {
   predictedAngularChange = inverseInertia * rigidBody->getTotalTorque() * dt;
 }
 
+void EngineSpinCoupling::reserve(size_t wheelCount) {
+  wheels_.reserve(wheelCount);
+  weighted_.reserve(wheelCount);
+}
+
+void EngineSpinCoupling::set(btScalar inertia, const std::vector<int>& wheels,
+                             const std::vector<btScalar>& shares,
+                             const std::vector<btScalar>& inverseInertias) {
+  wheels_.clear();
+  weighted_.clear();
+  if (!(inertia > 0) || wheels.empty()) return;
+  btScalar k = 1;
+  for (size_t i = 0; i < wheels.size(); ++i) {
+    wheels_.push_back(wheels[i]);
+    weighted_.push_back(shares[i] * inverseInertias[i]);
+    k += inertia * shares[i] * weighted_.back();
+  }
+  inertiaOverK_ = inertia / k;
+}
+
+int EngineSpinCoupling::slotOf(int wheel) const {
+  for (size_t i = 0; i < wheels_.size(); ++i)
+    if (wheels_[i] == wheel) return int(i);
+  return -1;
+}
+
+btScalar EngineSpinCoupling::selfInverseInertia(int wheel, btScalar ownInverseInertia) const {
+  const int slot = slotOf(wheel);
+  if (slot < 0) return ownInverseInertia;
+  const btScalar c = weighted_[size_t(slot)];
+  return ownInverseInertia - inertiaOverK_ * c * c;
+}
+
+btScalar EngineSpinCoupling::crossInverseInertia(int a, int b) const {
+  const int slotA = slotOf(a), slotB = slotOf(b);
+  if (slotA < 0 || slotB < 0 || slotA == slotB) return 0;
+  return -inertiaOverK_ * weighted_[size_t(slotA)] * weighted_[size_t(slotB)];
+}
+
+void ContactSolver::spreadSpinChange(const WheelContacts& contacts, int wheel,
+                                     btScalar spinChange) const {
+  const WheelContact& contact = contacts[size_t(wheel)];
+  if (!engine_->active() || spinChange == 0 || contact.inverseSpinInertia == 0) return;
+  engine_->spread(wheel, spinChange / contact.inverseSpinInertia,
+                  [&contacts](int other) -> btScalar& { return contacts[size_t(other)].angularSpeed; });
+}
+
 void ContactSolver::reserve(size_t wheelCount) {
   groundBodies_.reserve(wheelCount);
   rows_.resize(wheelCount);
@@ -58,9 +105,10 @@ void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& cont
 }
 
 void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
-                          std::vector<SpinCoupling>& couplings, btScalar dt,
-                          const ContactSolverSettings& settings) {
+                          std::vector<SpinCoupling>& couplings, const EngineSpinCoupling& engine,
+                          btScalar dt, const ContactSolverSettings& settings) {
   const size_t count = contacts.size();
+  engine_ = &engine;
   for (SpinCoupling& coupling : couplings) coupling.impulse = 0;
   // Impulses are forces times the step: when the caller changes the step (a variable clock), last
   // step's impulses are rescaled so that they carry the same forces.
@@ -115,7 +163,10 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     applyRow(chassis, contact, rows.normal, contact.suspensionImpulse);
     applyRow(chassis, contact, rows.longitudinal, contact.longitudinalImpulse);
     applyRow(chassis, contact, rows.lateral, contact.lateralImpulse);
-    contact.angularSpeed -= contact.longitudinalImpulse * contact.radius * contact.inverseSpinInertia;
+    const btScalar spinChange =
+        -contact.longitudinalImpulse * contact.radius * contact.inverseSpinInertia;
+    contact.angularSpeed += spinChange;
+    spreadSpinChange(contacts, int(i), spinChange);
   }
 
   // Each sweep: loads first (the friction limits scale with them), then every wheel's
@@ -133,7 +184,9 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) {
+        const btScalar spinBefore = contact.angularSpeed;
         solveAirborneBrake(contact);
+        spreadSpinChange(contacts, int(i), contact.angularSpeed - spinBefore);
         continue;
       }
       const btScalar normalBefore = contact.normalImpulse();
@@ -158,8 +211,10 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
       if (!contact.active) continue;
       const btScalar before = contact.longitudinalImpulse;
       const btScalar speed = rowSpeed(chassis, contact, rows_[i].longitudinal);
+      const btScalar spinBefore = contact.angularSpeed;
       commit(chassis, contact, rows_[i], candidate(trials_[i], before, speed, dt),
              contact.lateralImpulse);
+      spreadSpinChange(contacts, int(i), contact.angularSpeed - spinBefore);
       track(before, contact.longitudinalImpulse);
     }
     for (size_t i = 0; i < count; ++i)
@@ -172,8 +227,10 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
       if (!contact.active) continue;
       const btScalar before = contact.lateralImpulse;
       const btScalar speed = rowSpeed(chassis, contact, rows_[i].lateral);
+      const btScalar spinBefore = contact.angularSpeed;
       commit(chassis, contact, rows_[i], contact.longitudinalImpulse,
              candidate(trials_[i], before, speed, dt));
+      spreadSpinChange(contacts, int(i), contact.angularSpeed - spinBefore);
       track(before, contact.lateralImpulse);
     }
     for (SpinCoupling& coupling : couplings) {
@@ -255,13 +312,18 @@ void ContactSolver::setInverseLimits(WheelContact& contact) {
 void ContactSolver::solveCoupling(SpinCoupling& coupling, const WheelContacts& contacts) {
   WheelContact& a = contacts[coupling.wheelA];
   WheelContact& b = contacts[coupling.wheelB];
-  const btScalar inverseInertia = a.inverseSpinInertia + b.inverseSpinInertia;
-  if (inverseInertia == 0) return;  // both held by the handbrake
+  // The spread's inverse inertia; through the engine's coupling a push on one wheel turns the
+  // other the same way, which the spread does not see.
+  const btScalar inverseInertia = a.inverseSpinInertia + b.inverseSpinInertia -
+                                  2 * engine_->crossInverseInertia(coupling.wheelA, coupling.wheelB);
+  if (!(inverseInertia > 0)) return;  // both held by the handbrake
   const btScalar wanted = coupling.impulse - (a.angularSpeed - b.angularSpeed) / inverseInertia;
   const btScalar limited = std::clamp(wanted, -coupling.limit, coupling.limit);
   const btScalar change = limited - coupling.impulse;
   a.angularSpeed += change * a.inverseSpinInertia;
   b.angularSpeed -= change * b.inverseSpinInertia;
+  spreadSpinChange(contacts, coupling.wheelA, change * a.inverseSpinInertia);
+  spreadSpinChange(contacts, coupling.wheelB, -change * b.inverseSpinInertia);
   coupling.impulse = limited;
 }
 

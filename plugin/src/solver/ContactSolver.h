@@ -144,6 +144,57 @@ struct SpinCoupling {
   btScalar impulse = 0;  // result: N m s from B to A
 };
 
+// The driving wheels' spins tied through a locked clutch to the engine's inertia: the engine
+// turns at the shares' weighted mean of their spins (its differential's carriers), so it adds
+// `inertia` (I_engine ratio^2, kg m^2 at the wheels) to that mean's motion only, not to the
+// differences between the wheels (an open or limited-slip axle's spread keeps the wheels' own
+// inertia). The wheels' joint inverse inertia is diag(w) - J c c^T / K with c_i = s_i w_i,
+// K = 1 + J sum s_i c_i (w_i: a wheel's own inverse spin inertia, s_i its share, J `inertia`):
+// an impulse P on wheel i turns it by P (w_i - J c_i^2 / K) and every other driving wheel j by
+// -P J c_i c_j / K. Empty (no wheels) while the clutch slips or is open.
+class EngineSpinCoupling {
+ public:
+  // Capacity for `wheelCount` driving wheels, so that set() never allocates.
+  void reserve(size_t wheelCount);
+  void clear() { wheels_.clear(); }
+  // inverseInertias: each driving wheel's own (0 while locked by the handbrake).
+  void set(btScalar inertia, const std::vector<int>& wheels, const std::vector<btScalar>& shares,
+           const std::vector<btScalar>& inverseInertias);
+  bool active() const { return !wheels_.empty(); }
+  // The inverse inertia wheel `wheel` answers an impulse on itself with (its own w without a
+  // coupling, or when it is not a driving wheel).
+  btScalar selfInverseInertia(int wheel, btScalar ownInverseInertia) const;
+  // The turn of wheel `b` per unit impulse on wheel `a` (0 unless both are coupled driving
+  // wheels): -J c_a c_b / K.
+  btScalar crossInverseInertia(int a, int b) const;
+  // Spin changes (rad/s, added to `spinChanges`, indexed by wheel) from torque impulses
+  // `impulses` (N m s, indexed by wheel) on the driving wheels, the engine's share only (each
+  // wheel's own w_i impulse_i is the caller's).
+  template <class Impulse, class Spin>
+  void engineShare(Impulse&& impulseOf, Spin&& spinOf) const {
+    btScalar sum = 0;
+    for (size_t j = 0; j < wheels_.size(); ++j) sum += weighted_[j] * impulseOf(wheels_[j]);
+    for (size_t j = 0; j < wheels_.size(); ++j) spinOf(wheels_[j]) -= inertiaOverK_ * weighted_[j] * sum;
+  }
+  // The other driving wheels' turn from an impulse `impulse` (N m s) on wheel `wheel`: adds to
+  // spinOf(other) (rad/s).
+  template <class Spin>
+  void spread(int wheel, btScalar impulse, Spin&& spinOf) const {
+    if (wheels_.empty() || impulse == 0) return;
+    const int slot = slotOf(wheel);
+    if (slot < 0) return;
+    const btScalar scaled = -impulse * weighted_[size_t(slot)] * inertiaOverK_;
+    for (size_t j = 0; j < wheels_.size(); ++j)
+      if (int(j) != slot) spinOf(wheels_[j]) += scaled * weighted_[j];
+  }
+
+ private:
+  int slotOf(int wheel) const;
+  std::vector<int> wheels_;
+  std::vector<btScalar> weighted_;  // c_i = s_i w_i
+  btScalar inertiaOverK_ = 0;       // J / K
+};
+
 // The wheels' contacts wherever the vehicle keeps them: `count` of them, `stride` bytes apart
 // (each lives inside its wheel's runtime object, so the solver reads the same memory the wheel's
 // other stages wrote, and no contact is copied in or out).
@@ -198,8 +249,11 @@ class ContactSolver {
   // Solves and leaves the new velocities in `chassis` and the ground bodies (predicted changes
   // removed again) and the impulses in `contacts`. At most `settings.iterations` sweeps; fewer
   // once a sweep changes no impulse by more than `settings.tolerance` (N) x dt.
+  // `engine`: the driving wheels' joint spin through a locked clutch (inactive: none); the
+  // contacts' inverseSpinInertia already answer an impulse on their own wheel with it.
   void solve(SolverBody& chassis, const WheelContacts& contacts,
-             std::vector<SpinCoupling>& couplings, btScalar dt, const ContactSolverSettings& settings);
+             std::vector<SpinCoupling>& couplings, const EngineSpinCoupling& engine, btScalar dt,
+             const ContactSolverSettings& settings);
 
  private:
   struct ContactRows {
@@ -235,6 +289,9 @@ class ContactSolver {
   static void setInverseLimits(WheelContact& contact);
   void solveAirborneBrake(WheelContact& contact);
   void solveCoupling(SpinCoupling& coupling, const WheelContacts& contacts);
+  // Passes a change of wheel `wheel`'s spin (rad/s, already applied) on to the other driving
+  // wheels through the engine's coupling.
+  void spreadSpinChange(const WheelContacts& contacts, int wheel, btScalar spinChange) const;
   // Impulse change of one friction row with slip velocity `slip` and inverse mass.
   btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
                    btScalar inverseMass, btScalar softness, btScalar bias, btScalar dt) const;
@@ -281,6 +338,7 @@ class ContactSolver {
   std::vector<ContactRows> rows_;  // per contact, this step
   btScalar previousDt_ = 0;        // s: the step the warm-start impulses were solved for
   std::vector<RowTrial> trials_;   // per contact, this pass
+  const EngineSpinCoupling* engine_ = nullptr;  // this solve's
 };
 
 }  // namespace raycar

@@ -43,6 +43,20 @@ Drivetrain::Drivetrain(const VehicleSettings& settings, std::vector<Wheel>& whee
     axle.couplingCount = couplings_.size() - axle.firstCoupling;
     drivenAxles_.push_back(std::move(axle));
   }
+  // Each driving wheel's share of the drive torque (normalised), in drivingWheels_' order.
+  drivingShares_.assign(drivingWheels_.size(), 0);
+  btScalar shareSum = 0;
+  for (const DrivenAxle& axle : drivenAxles_)
+    for (int wheel : axle.wheels) {
+      const size_t slot = size_t(std::find(drivingWheels_.begin(), drivingWheels_.end(), wheel) -
+                                 drivingWheels_.begin());
+      drivingShares_[slot] += axle.share / btScalar(axle.wheels.size());
+      shareSum += axle.share / btScalar(axle.wheels.size());
+    }
+  if (shareSum > 0)
+    for (btScalar& share : drivingShares_) share /= shareSum;
+  drivingInverseInertias_.assign(drivingWheels_.size(), 0);
+  engineCoupling_.reserve(drivingWheels_.size());
 }
 
 void Drivetrain::requestShifts(bool up, bool down) {
@@ -115,6 +129,7 @@ void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& whee
     }
   }
   input.roadWheelSpin = touching > 0 ? roadSpin / btScalar(touching) : input.meanWheelSpin;
+  input.gearboxWheelSpin = gearboxWheelSpin(wheels);
   const PowertrainOutput output = powertrain_.update(input, dt);
 
   for (Wheel& wheel : wheels) {
@@ -153,6 +168,14 @@ void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& whee
     }
   }
 
+  // A locked clutch ties the driving wheels' share-weighted spin to the engine's inertia.
+  for (size_t i = 0; i < drivingWheels_.size(); ++i) {
+    const Wheel& wheel = wheels[size_t(drivingWheels_[i])];
+    drivingInverseInertias_[i] = wheel.state.locked ? 0 : 1 / wheel.settings.spinInertia;
+  }
+  engineCoupling_.set(output.reflectedInertia, drivingWheels_, drivingShares_,
+                      drivingInverseInertias_);
+
   const btScalar footbrake = std::max(brake, output.pedalBrake);
   const AssistSettings& assists = settings.assists;
   const int rearWheelCount = int(wheels.size()) - frontWheelCount_;
@@ -183,27 +206,64 @@ void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& whee
 }
 
 void Drivetrain::spinUp(std::vector<Wheel>& wheels, btScalar dt) {
+  for (Wheel& wheel : wheels) wheel.spinBeforeDrive = wheel.state.angularSpeed;
+  for (Wheel& wheel : wheels)
+    if (!wheel.state.locked)
+      wheel.state.angularSpeed += wheel.state.driveTorque * dt / wheel.settings.spinInertia;
+  // Through a locked clutch the engine's inertia takes its part of the drive torque's impulse.
+  engineCoupling_.engineShare(
+      [&](int index) { return wheels[size_t(index)].state.driveTorque * dt; },
+      [&](int index) -> btScalar& { return wheels[size_t(index)].state.angularSpeed; });
+  if (engineCoupling_.active()) {
+    // A locked clutch's engine turns at the wheels' weighted mean: its max rpm limits that mean,
+    // and the drive's spin-up is scaled back evenly, leaving the wheels' differences to the
+    // differential (capping each wheel would hold both at one speed, a locked axle).
+    btScalar before = 0, after = 0;
+    for (size_t i = 0; i < drivingWheels_.size(); ++i) {
+      const Wheel& wheel = wheels[size_t(drivingWheels_[i])];
+      before += drivingShares_[i] * wheel.spinBeforeDrive;
+      after += drivingShares_[i] * wheel.state.angularSpeed;
+    }
+    const btScalar limit = wheels[size_t(drivingWheels_[0])].engineSpinLimit;
+    if (std::fabs(after) > limit && std::fabs(after) > std::fabs(before)) {
+      const btScalar kept =
+          (std::copysign(std::max(limit, std::fabs(before)), after) - before) / (after - before);
+      for (int index : drivingWheels_) {
+        Wheel& wheel = wheels[size_t(index)];
+        wheel.state.angularSpeed =
+            wheel.spinBeforeDrive + kept * (wheel.state.angularSpeed - wheel.spinBeforeDrive);
+      }
+    }
+    return;
+  }
   for (Wheel& wheel : wheels) {
-    WheelState& state = wheel.state;
-    if (state.locked) continue;
-    const btScalar before = state.angularSpeed;
-    btScalar after = before + state.driveTorque * dt / wheel.settings.spinInertia;
     // The engine's torque is gone at its max rpm: drive torque spins a wheel up to that speed,
     // not past it (a wheel already faster keeps its speed; engine braking slows it).
+    const btScalar before = wheel.spinBeforeDrive;
+    btScalar& after = wheel.state.angularSpeed;
     const btScalar limit = wheel.engineSpinLimit;
     if (std::fabs(after) > limit && std::fabs(after) > std::fabs(before))
       after = std::copysign(std::max(limit, std::fabs(before)), after);
-    state.angularSpeed = after;
   }
 }
 
-void Drivetrain::followWheels(const std::vector<Wheel>& wheels) {
+btScalar Drivetrain::gearboxWheelSpin(const std::vector<Wheel>& wheels) const {
+  // The spin the gearbox's output sees: the wheels' spins weighted by the torque each gets (an
+  // open differential's carrier turns at its wheels' mean), so the clutch's power T w_gearbox
+  // equals the wheels' sum of T_i w_i.
+  btScalar spin = 0;
+  for (size_t i = 0; i < drivingWheels_.size(); ++i)
+    spin += wheels[size_t(drivingWheels_[i])].state.angularSpeed * drivingShares_[i];
+  return spin;
+}
+
+void Drivetrain::followWheels(const std::vector<Wheel>& wheels, btScalar dt) {
   btScalar fastest = 0;
   for (int index : drivingWheels_) {
     const btScalar spin = wheels[size_t(index)].state.angularSpeed;
     if (std::fabs(spin) > std::fabs(fastest)) fastest = spin;
   }
-  powertrain_.followWheels(fastest);
+  powertrain_.followWheels(fastest, gearboxWheelSpin(wheels), dt);
 }
 
 }  // namespace raycar

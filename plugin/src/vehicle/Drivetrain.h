@@ -27,12 +27,16 @@ class Drivetrain {
   // pedal: shaped, [-1, 1]; brake: the footbrake input, [0, 1]. Sets every wheel's driveTorque,
   // brakeTorque and engineSpinLimit, and the couplings' limits.
   void update(btScalar pedal, btScalar brake, std::vector<Wheel>& wheels, btScalar dt);
-  // Drive torque into wheel spin, up to the engine's spin limit (stage DriveSpin).
-  static void spinUp(std::vector<Wheel>& wheels, btScalar dt);
-  // After the solve: an engaged engine turns with the wheels the solve left.
-  void followWheels(const std::vector<Wheel>& wheels);
+  // Drive torque into wheel spin, up to the engine's spin limit (stage DriveSpin); through a
+  // locked clutch the engine's inertia turns with the driving wheels.
+  void spinUp(std::vector<Wheel>& wheels, btScalar dt);
+  // After the solve: an engaged engine turns with the wheels the solve left; with engine
+  // inertia the clutch decides whether it slips or locks in the next step.
+  void followWheels(const std::vector<Wheel>& wheels, btScalar dt);
 
   std::vector<SpinCoupling>& couplings() { return couplings_; }
+  // The driving wheels' spins tied to the engine's inertia through a locked clutch, this step.
+  const EngineSpinCoupling& engineCoupling() const { return engineCoupling_; }
   const PowertrainState& powertrain() const { return powertrain_.state(); }
 
  private:
@@ -45,6 +49,8 @@ class Drivetrain {
     size_t firstCoupling = 0;
     size_t couplingCount = 0;
   };
+  // rad/s: the driving wheels' spins weighted by their torque shares.
+  btScalar gearboxWheelSpin(const std::vector<Wheel>& wheels) const;
   // ABS (slipRatio < 0) and traction control (> 0): the torque (N m, >= 0) that holds `wheel`
   // at `slipRatio`; `integral` is the assist's integral term.
   btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar dt,
@@ -55,6 +61,9 @@ class Drivetrain {
   std::vector<DrivenAxle> drivenAxles_;
   std::vector<int> drivingWheels_;
   std::vector<SpinCoupling> couplings_;  // every axle's (DrivenAxle::firstCoupling)
+  std::vector<btScalar> drivingShares_;  // per driving wheel: its share of the drive torque
+  std::vector<btScalar> drivingInverseInertias_;  // per driving wheel, this step (scratch)
+  EngineSpinCoupling engineCoupling_;
   int frontWheelCount_ = 0;
   bool shiftUpRequested_ = false;  // rising edges of the manual shift inputs, until used
   bool shiftDownRequested_ = false;

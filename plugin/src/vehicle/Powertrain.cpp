@@ -7,6 +7,7 @@ namespace raycar {
 namespace {
 constexpr btScalar kRadiansPerSecondToRpm = btScalar(60) / SIMD_2_PI;
 constexpr btScalar kPedalDeadZone = btScalar(1e-3);
+constexpr btScalar kLockingSlip = btScalar(0.5);  // rad/s (5 rpm) at the clutch
 }  // namespace
 
 Powertrain::Powertrain(const EngineSettings& engine, const GearboxSettings& gearbox)
@@ -24,9 +25,11 @@ btScalar Powertrain::rpmThroughGear(btScalar wheelSpin) const {
 
 void Powertrain::engage(int gear) {
   if (gear == state_.gear) return;
-  if (state_.gear == kNeutralGear) state_.engineRpm = engine_.startRpm;
+  // Seed 001's engine jumps to its start rpm; an engine with inertia keeps its own speed.
+  if (state_.gear == kNeutralGear && !(engine_.inertia > 0)) state_.engineRpm = engine_.startRpm;
   state_.gear = gear;
   state_.clutch = 0;
+  state_.clutchLocked = false;
   ++state_.shifts;
 }
 
@@ -82,7 +85,11 @@ void Powertrain::shiftAutomatically(btScalar roadRpm, btScalar throttle) {
   }
 }
 
-void Powertrain::followWheels(btScalar fastestWheelSpin) {
+void Powertrain::followWheels(btScalar fastestWheelSpin, btScalar gearboxWheelSpin, btScalar dt) {
+  if (engine_.inertia > 0) {
+    settleClutch(gearboxWheelSpin, dt);
+    return;
+  }
   if (state_.gear == kNeutralGear || state_.clutch < 1) return;
   state_.engineRpm = std::clamp(rpmThroughGear(fastestWheelSpin), engine_.idleRpm, engine_.maxRpm);
 }
@@ -93,6 +100,149 @@ void Powertrain::shift(int gear) {
   engage(gear);
 }
 
+btScalar Powertrain::netEngineTorque(btScalar rpm, btScalar throttle) const {
+  if (state_.stalled) return 0;
+  btScalar torque = engineTorque(engine_, rpm, throttle);
+  if (throttle == 0) torque -= engineBrakingTorque(engine_, rpm);
+  return torque;
+}
+
+btScalar Powertrain::netEngineTorqueSlope(btScalar rpm, btScalar throttle) const {
+  // A central difference over 1% of the speed range (the curve may be a table of points).
+  const btScalar step = btScalar(0.01) * engine_.maxRpm;
+  const btScalar low = std::max(btScalar(0), rpm - step);
+  const btScalar high = std::min(engine_.maxRpm, rpm + step);
+  if (!(high > low)) return 0;
+  return (netEngineTorque(high, throttle) - netEngineTorque(low, throttle)) / (high - low) *
+         kRadiansPerSecondToRpm;  // N m per rad/s
+}
+
+btScalar Powertrain::clutchCapacity() const {
+  const btScalar full =
+      engine_.clutchCapacity > 0 ? engine_.clutchCapacity : 2 * peakEngineTorque(engine_);
+  return state_.clutch * full;
+}
+
+void Powertrain::turnEngine(const PowertrainInput& input, btScalar throttle, btScalar dt,
+                            PowertrainOutput& output) {
+  const btScalar inertia = engine_.inertia;
+  const bool inGear = state_.gear != kNeutralGear;
+  const btScalar ratio = inGear ? totalRatio() : 0;
+  const btScalar gearboxSpeed = input.gearboxWheelSpin * ratio;  // rad/s at the clutch
+  if (!inGear) state_.stalled = false;  // the starter turns it back to idle
+  state_.clutch = inGear ? std::min(btScalar(1), state_.clutch + gearbox_.clutchSpeed * dt) : 0;
+  // Seed 001's stall protection: with the throttle closed and the wheels turning the engine
+  // slower than minRPM the clutch opens (unless the engine may stall).
+  if (inGear && !engine_.stall && throttle == 0 &&
+      std::fabs(gearboxSpeed) * kRadiansPerSecondToRpm < engine_.minRpm)
+    state_.clutch = 0;
+  const btScalar capacity = clutchCapacity();
+  if (capacity <= 0) state_.clutchLocked = false;
+
+  const btScalar engineSpeed = state_.engineRpm / kRadiansPerSecondToRpm;  // rad/s
+  btScalar torque = netEngineTorque(state_.engineRpm, throttle);
+  state_.engineTorque = torque;
+  engineSpeedBefore_ = engineSpeed;
+  gearboxSpeedBefore_ = gearboxSpeed;
+  throttle_ = throttle;
+  // The engine's speed steps implicitly in its own torque's fall with speed (the curve past its
+  // peak, engine braking): I (w' - w) = dt (T(w) + dT/dw (w' - w) - T_clutch), so it is stable
+  // at any step. A rising curve is taken explicitly.
+  const btScalar slope = std::min(btScalar(0), netEngineTorqueSlope(state_.engineRpm, throttle));
+  const btScalar stepInertia = inertia - dt * slope;  // kg m^2
+
+  btScalar clutchTorque = 0;
+  if (state_.clutchLocked) {
+    // The engine's torque goes through, and its inertia turns with the wheels; settleClutch
+    // checks afterwards that the capacity held that.
+    clutchTorque = torque;
+    output.reflectedInertia = inertia * ratio * ratio;
+  } else {
+    if (capacity > 0) {
+      // The clutch is automated, with the engine's controller, as an automated gearbox works
+      // them. While the gearbox turns slower than engine_startRPM (a launch) the clutch passes
+      // what holds the engine there, so that a launch neither bogs it down nor stalls it.
+      // Otherwise (after a shift) the engine's own torque matches its speed to the gearbox's by
+      // the end of the clutch's engagement - cut down to engine braking on an upshift, raised
+      // up to full throttle on a downshift (a blip) - while the clutch passes the torque the
+      // driver asked for; only what the engine cannot do goes through the clutch, within its
+      // capacity. The wheels then feel no shift shock beyond that.
+      const btScalar slip = engineSpeed - gearboxSpeed;
+      const btScalar hold = engine_.startRpm / kRadiansPerSecondToRpm;
+      if (slip > 0 && gearboxSpeed < hold) {
+        clutchTorque =
+            std::clamp(torque + stepInertia * (engineSpeed - hold) / dt, btScalar(0), capacity);
+      } else {
+        const btScalar engagementLeft =
+            std::max(dt, (1 - state_.clutch) / std::max(gearbox_.clutchSpeed, btScalar(1e-6)));
+        const btScalar matching = -stepInertia * slip / engagementLeft;  // N m on the engine
+        if (!state_.stalled) {
+          torque = std::clamp(torque + matching,
+                              -engineBrakingTorque(engine_, state_.engineRpm),
+                              engineTorque(engine_, state_.engineRpm, 1));
+          state_.engineTorque = torque;
+        }
+        clutchTorque = std::clamp(torque - matching, -capacity, capacity);
+      }
+    }
+    state_.engineRpm =
+        (engineSpeed + dt * (torque - clutchTorque) / stepInertia) * kRadiansPerSecondToRpm;
+  }
+  state_.clutchTorque = clutchTorque;
+  if (!state_.clutchLocked) {
+    // The idle governor below (unless stalled), the rev limit above: no torque at max rpm.
+    const btScalar floor = state_.stalled ? btScalar(0) : engine_.idleRpm;
+    state_.engineRpm = std::clamp(state_.engineRpm, floor, engine_.maxRpm);
+  }
+
+  output.throttle = throttle;
+  output.driveTorque = clutchTorque * ratio * gearbox_.efficiency;
+  if (output.driveTorque != 0)
+    output.maxWheelSpin = engine_.maxRpm / (std::fabs(ratio) * kRadiansPerSecondToRpm);
+}
+
+void Powertrain::settleClutch(btScalar gearboxWheelSpin, btScalar dt) {
+  if (state_.gear == kNeutralGear) return;
+  const btScalar inertia = engine_.inertia;
+  const btScalar gearboxSpeed = gearboxWheelSpin * totalRatio();  // rad/s, after the solve
+  const btScalar capacity = clutchCapacity();
+  if (state_.clutchLocked) {
+    // The engine turned with the wheels. What the clutch passed to do that: the engine's torque
+    // less what its own speed-up took.
+    const btScalar clutchTorque = state_.engineTorque - inertia * (gearboxSpeed - engineSpeedBefore_) / dt;
+    state_.clutchTorque = clutchTorque;
+    state_.engineRpm = std::fabs(gearboxSpeed) * kRadiansPerSecondToRpm;
+    if (std::fabs(clutchTorque) > capacity) {
+      state_.clutchLocked = false;  // it slips from the next step, at its capacity
+      state_.clutchTorque = std::copysign(capacity, clutchTorque);
+    }
+  } else if (capacity > 0) {
+    const btScalar engineSpeed = state_.engineRpm / kRadiansPerSecondToRpm;
+    const btScalar slipBefore = engineSpeedBefore_ - gearboxSpeedBefore_;
+    const btScalar slipAfter = engineSpeed - gearboxSpeed;
+    // The heat: the clutch's torque against the mean slip over the step.
+    state_.clutchSlipEnergy += state_.clutchTorque * (slipBefore + slipAfter) / 2 * dt;
+    if ((slipBefore > 0) != (slipAfter > 0) || std::fabs(slipAfter) < kLockingSlip) {
+      state_.clutchLocked = true;
+      state_.engineRpm = std::fabs(gearboxSpeed) * kRadiansPerSecondToRpm;
+    }
+  }
+  // Below idle: the governor holds idle and the clutch slips, or, allowed to stall with the
+  // throttle closed, the engine stops below minRPM.
+  if (state_.stalled) return;
+  if (engine_.stall && throttle_ == 0 && state_.engineRpm < engine_.minRpm) {
+    state_.stalled = true;
+    return;
+  }
+  // (An engine that may stall, held by a locked clutch with the throttle closed, follows the
+  // wheels down instead, and stalls at minRPM.)
+  const bool draggedDown = engine_.stall && throttle_ == 0 && state_.clutchLocked;
+  if (state_.engineRpm < engine_.idleRpm && !draggedDown) {
+    state_.engineRpm = engine_.idleRpm;
+    state_.clutchLocked = false;
+  }
+}
+
 PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   PowertrainOutput output;
   sinceShift_ += dt;
@@ -100,6 +250,10 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   selectGear(input, throttle, output.pedalBrake);
 
   shiftAutomatically(rpmThroughGear(input.roadWheelSpin), throttle);
+  if (engine_.inertia > 0) {
+    turnEngine(input, throttle, dt, output);
+    return output;
+  }
   // Engine speed the wheels would impose through the current gear.
   const btScalar wheelDrivenRpm = rpmThroughGear(input.fastestWheelSpin);
 

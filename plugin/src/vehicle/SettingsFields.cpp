@@ -52,6 +52,8 @@ const std::vector<SettingsField> kFields = {
     {"gearbox.gearDirectionSwitchRpm", S::Vehicle, false, "rev/min", 0, 1e5, VEHICLE(gearbox.gearDirectionSwitchRpm)},
     {"gearbox.shiftDwell", S::Vehicle, false, "s", 0, 60, VEHICLE(gearbox.shiftDwell)},
     {"brakes.brakeTorque", S::Vehicle, false, "N m", 0, 1e7, VEHICLE(brakes.brakeTorque)},
+    {"engine.inertia", S::Vehicle, false, "kg m^2", 0, 100, VEHICLE(engine.inertia)},
+    {"engine.clutchCapacity", S::Vehicle, false, "N m", 0, 1e6, VEHICLE(engine.clutchCapacity)},
     {"brakes.frontBias", S::Vehicle, false, "", 0, 1, VEHICLE(brakes.frontBias)},
     {"brakes.axleFriction", S::Vehicle, false, "N m", 0, 1e6, VEHICLE(brakes.axleFriction)},
     {"assists.absTargetSlip", S::Vehicle, false, "slip ratio", kPositive, 1, VEHICLE(assists.absTargetSlip)},

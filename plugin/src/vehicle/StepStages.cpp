@@ -44,7 +44,7 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
       vehicle.solveContacts(dt);
       [[fallthrough]];
     case StepStage::FollowWheels:
-      vehicle.followWheels();
+      vehicle.followWheels(dt);
       [[fallthrough]];
     case StepStage::WheelRotation:
       vehicle.rotateWheels(dt);

@@ -191,8 +191,14 @@ int VehicleRuntime::groundBodyIndex(btRigidBody* body) {
 void VehicleRuntime::solveContacts(btScalar dt) {
   solver.groundBodies().clear();
   suspension.prepareContacts(wheels, dt);
-  for (Wheel& wheel : wheels) {
+  const EngineSpinCoupling& engine = drivetrain.engineCoupling();
+  for (size_t i = 0; i < wheels.size(); ++i) {
+    Wheel& wheel = wheels[i];
     wheel.prepareContact(settings.aero, dt);
+    // A driving wheel tied to the engine through a locked clutch answers a push with the
+    // engine's share of inertia too (ContactSolver.h, EngineSpinCoupling).
+    wheel.contact.inverseSpinInertia =
+        engine.selfInverseInertia(int(i), wheel.contact.inverseSpinInertia);
     if (!wheel.state.inContact) continue;
     WheelContact& contact = wheel.contact;
     contact.groundBody = -1;
@@ -210,8 +216,8 @@ void VehicleRuntime::solveContacts(btScalar dt) {
   body.load(chassis, dt);
   pendingVelocityChange = body.predictedLinearChange;
   aero.apply(body, worldForward(), worldUp(), dt);
-  solver.solve(body, WheelContacts::of(wheels, &Wheel::contact), drivetrain.couplings(), dt,
-               settings.solver);
+  solver.solve(body, WheelContacts::of(wheels, &Wheel::contact), drivetrain.couplings(),
+               engine, dt, settings.solver);
 
   for (Wheel& wheel : wheels) {
     wheel.readSolvedContact(dt);

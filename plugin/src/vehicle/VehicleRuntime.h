@@ -46,9 +46,9 @@ class VehicleRuntime {
   void measureContacts();
   void updateDrivetrain(btScalar dt) { drivetrain.update(steering.pedal(), input.brake, wheels, dt); }
   void controlStability() { stability.update(*chassis, worldUp(), forwardSpeed(), wheels); }
-  void spinUpWheels(btScalar dt) { Drivetrain::spinUp(wheels, dt); }
+  void spinUpWheels(btScalar dt) { drivetrain.spinUp(wheels, dt); }
   void solveContacts(btScalar dt);
-  void followWheels() { drivetrain.followWheels(wheels); }
+  void followWheels(btScalar dt) { drivetrain.followWheels(wheels, dt); }
   void rotateWheels(btScalar dt);
 
   // Asking the memory system for what a step reads (Prefetch.h). A car stepped on its own asks,

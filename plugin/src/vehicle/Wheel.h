@@ -81,6 +81,7 @@ struct Wheel {
   // no torque left; the drive torque does not spin the wheel past it. Infinite when the engine
   // does not drive this wheel.
   btScalar engineSpinLimit = 0;
+  btScalar spinBeforeDrive = 0;  // rad/s: stage DriveSpin's scratch
   // The assists' integral terms (N m): what the feed-forward and the spin feedback miss in a
   // steady stop or launch. Zero while the assist is idle.
   btScalar antiLockIntegral = 0;

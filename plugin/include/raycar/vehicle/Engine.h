@@ -39,6 +39,16 @@ struct EngineSettings {
   btScalar idleRpm = 800;          // engine_idleRPM: the engine's speed when idle
   btScalar startRpm = 1200;        // engine_startRPM: set when a gear is engaged from neutral
   btScalar engineBraking = 0.08;   // [0, 1]: drag at maxRpm as a fraction of peak torque
+  // Engine inertia (kg m^2, crankshaft and flywheel). 0 (seed 001's engine): the engine speed
+  // follows the wheels through the clutch's blend. > 0: the engine speed is a state,
+  // I dw/dt = T_engine - T_clutch, and the clutch slips (Powertrain.h).
+  btScalar inertia = 0;
+  // The clutch's torque capacity when fully engaged (N m at the crankshaft); 0: twice the
+  // engine's peak torque. With engine inertia only.
+  btScalar clutchCapacity = 0;
+  // With inertia: false (seed 001's stall protection) opens the clutch when a closed throttle
+  // lets the wheels drag the engine below minRpm; true lets the engine stall there.
+  bool stall = false;
 };
 
 // Crankshaft torque (N m) at `rpm` (rev/min) and throttle in [0, 1].

@@ -4,7 +4,8 @@
 // spin and returns the torque at the driven wheels, the pedal's braking request, and engine
 // braking.
 //
-// - Engine speed follows the fastest driving wheel times the gear and final drive ratios. While
+// - Seed 001's engine (no inertia, the default): its speed follows the fastest driving wheel
+//   times the gear and final drive ratios. While
 //   the clutch re-engages (clutch < 1) it blends from its own speed to that:
 //   rpm = lerp(own, wheels, clutch), never below engine_idleRPM nor above engine_maxRPM.
 // - Engaging a gear from neutral sets the engine to engine_startRPM. With the throttle closed
@@ -19,6 +20,31 @@
 //   throttle, happens until it has closed (with the throttle closed the box keeps stepping down
 //   while the car slows, so a hard stop ends in neutral, not in the gear it braked in); a shift
 //   back the other way waits shiftDwell.
+// - With engine inertia (EngineSettings::inertia > 0) the engine speed w_e is a state with
+//   I_e dw_e/dt = T_engine - T_clutch, where T_engine is the torque curve's at the throttle, less
+//   engine braking with the throttle closed. The clutch's capacity is its engagement (ramping at
+//   clutch_speed after every shift) x EngineSettings::clutchCapacity. The gearbox side turns at
+//   w_g = ratio x the driving wheels' spin weighted by their torque shares.
+//   Slipping (w_e != w_g), the clutch and the engine are worked as an automated gearbox works
+//   them: while the gearbox side turns slower than engine_startRPM (a launch) the clutch passes
+//   what holds the engine at that speed (it neither bogs down nor stalls); after a shift the
+//   engine's own torque (cut down to engine braking on an upshift, raised up to full throttle on
+//   a downshift) brings it to the gearbox's speed by the end of the clutch's engagement, while
+//   the clutch passes the torque the driver asked for; what the engine cannot do goes through
+//   the clutch; always within the capacity. The engine's speed steps implicitly in its
+//   torque's fall with speed.
+//   Locked, the engine's torque goes through, and the engine's inertia (I_e ratio^2 at the
+//   wheels) turns with the driving wheels' share-weighted mean spin in the contact solve
+//   (EngineSpinCoupling, ContactSolver.h): the tire rows see the whole drive's inertia, the
+//   differential the wheels' own. The engine's max rpm then caps that mean, not each wheel.
+//   Slip and lock are decided on the speeds the solve left (followWheels): a slipping clutch
+//   locks when the slip changed sign within the step (or is below 0.5 rad/s); a locked one
+//   slips again when holding the engine to the wheels took more than the capacity. The heat
+//   is the clutch torque x the slip speed (means over the step), summed in clutchSlipEnergy.
+//   In neutral the engine revs freely up to max rpm. An idle governor keeps it at idle or
+//   above, unless stalling is switched on (EngineSettings::stall); then a closed throttle that
+//   lets the wheels drag it below engine_minRPM stalls it (no torque, no governor) until the
+//   gearbox is in neutral.
 // - Direction (CryEngine): pedal < 0 in a forward gear brakes ('back' while moving forward) until
 //   the driving wheels turn slower than gear_dir_switch_RPM, then engages reverse; pedal > 0 in
 //   reverse likewise. Manual mode: DriverInput's shift inputs choose the gear; pedal > 0 drives in
@@ -42,6 +68,9 @@ struct PowertrainInput {
   // automatic gearbox shifts on it, as a gearbox controller shifts on road speed: wheelspin
   // at a launch must not change gear.
   btScalar roadWheelSpin = 0;
+  // rad/s: the driving wheels' spin weighted by their torque shares (what the clutch's gearbox
+  // side turns at, over the total ratio).
+  btScalar gearboxWheelSpin = 0;
 };
 
 struct PowertrainOutput {
@@ -53,6 +82,9 @@ struct PowertrainOutput {
   // max rpm and has no torque left; drive torque does not spin a wheel past it. Infinite when
   // the engine drives nothing.
   btScalar maxWheelSpin = std::numeric_limits<btScalar>::infinity();
+  // kg m^2 at the driven wheels (their sum; each carries its torque share): the engine's
+  // inertia through a locked clutch, I_engine ratio^2. 0 without engine inertia or slipping.
+  btScalar reflectedInertia = 0;
 };
 
 struct PowertrainState {
@@ -61,6 +93,11 @@ struct PowertrainState {
   btScalar engineRpm = 0;    // rev/min
   btScalar engineTorque = 0;  // N m at the crankshaft, this step
   int shifts = 0;            // gear changes so far
+  // With engine inertia (EngineSettings::inertia > 0):
+  btScalar clutchTorque = 0;       // N m the clutch passes from the engine to the gearbox
+  bool clutchLocked = false;       // the clutch does not slip: engine and wheels turn together
+  btScalar clutchSlipEnergy = 0;   // J: the integral of clutch torque x slip speed so far
+  bool stalled = false;            // EngineSettings::stall: the engine stopped; restarts in neutral
 };
 
 class Powertrain {
@@ -70,7 +107,9 @@ class Powertrain {
   // After the step's solve: with the clutch closed the engine turns with the fastest driving
   // wheel (rad/s, signed) through the gear, within idle and max rpm, so that the engine speed a
   // driver reads agrees with the wheels it drives (update() saw the wheels a step earlier).
-  void followWheels(btScalar fastestWheelSpin);
+  // With engine inertia: decides the clutch's slip or lock for the next step from the driving
+  // wheels' share-weighted spin the solve left (gearboxWheelSpin, rad/s), and counts the heat.
+  void followWheels(btScalar fastestWheelSpin, btScalar gearboxWheelSpin, btScalar dt);
   const PowertrainState& state() const { return state_; }
   // Total ratio engine : wheel in the current gear (gear x final drive); 0 in neutral.
   btScalar totalRatio() const;
@@ -82,12 +121,28 @@ class Powertrain {
   void selectGear(const PowertrainInput& input, btScalar& throttle, btScalar& pedalBrake);
   void shiftAutomatically(btScalar roadRpm, btScalar throttle);
   void shift(int gear);  // an automatic shift: remembers its direction and time
+  // EngineSettings::inertia > 0: the engine speed as a state and a slipping clutch.
+  // Before the solve: the clutch's torque and the engine's step (slipping) or the engine's
+  // torque and inertia onto the wheels (locked).
+  void turnEngine(const PowertrainInput& input, btScalar throttle, btScalar dt,
+                  PowertrainOutput& output);
+  // After the solve, with engine inertia.
+  void settleClutch(btScalar gearboxWheelSpin, btScalar dt);
+  btScalar clutchCapacity() const;  // N m at the present engagement
+  // N m at the crankshaft: the torque curve's at the throttle, less engine braking when it is
+  // closed; 0 while stalled. And its slope, N m per rad/s.
+  btScalar netEngineTorque(btScalar rpm, btScalar throttle) const;
+  btScalar netEngineTorqueSlope(btScalar rpm, btScalar throttle) const;
 
   EngineSettings engine_;
   GearboxSettings gearbox_;
   PowertrainState state_;
   btScalar sinceShift_ = 1e9;  // s since the last automatic shift
   int lastShiftDirection_ = 0;  // +1 up, -1 down
+  // With engine inertia, this step's values before the solve, for settleClutch:
+  btScalar engineSpeedBefore_ = 0;   // rad/s
+  btScalar gearboxSpeedBefore_ = 0;  // rad/s at the clutch
+  btScalar throttle_ = 0;
 };
 
 }  // namespace raycar
