@@ -48,6 +48,9 @@ TEST_CASE("every invalid field is reported with the wheel it belongs to") {
       {[](VehicleSettings& s) { s.friction.dynamicFrictionRatio = 0; }, "friction.dynamicFrictionRatio = 0 is out of range (0, 10]"},
       {[](VehicleSettings& s) { s.aero.rollingResistance = -0.1; }, "aero.rollingResistance = -0.1 is out of range [0, 0.99]"},
       {[](VehicleSettings& s) { s.solver.iterations = 0; }, "solver.iterations = 0 is out of range [1, 100]"},
+      {[](VehicleSettings& s) { s.engine.inertia = 1e-40f; },
+       "engine.inertia (inertia) must be 0 (seed 001's engine, no inertia) or at least 1e-3 kg m^2"},
+      {[](VehicleSettings& s) { s.engine.clutchCapacity = -1; }, "engine.clutchCapacity = -1 is out of range [0, 1e+06] (N m)"},
   };
   for (const Row& row : rows) {
     VehicleSettings settings = makeCarSettings(CarSpec{});

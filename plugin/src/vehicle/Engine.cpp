@@ -5,6 +5,7 @@
 
 namespace raycar {
 namespace {
+constexpr btScalar kMinimumEngineInertia = btScalar(1e-3);  // kg m^2: see validateEngine
 
 btScalar curveTorque(const std::vector<TorquePoint>& curve, btScalar rpm) {
   if (rpm <= curve.front().rpm) return curve.front().torque;
@@ -66,6 +67,9 @@ std::vector<SettingsProblem> validateEngine(const EngineSettings& engine) {
           "engine.minRpm (engine_minRPM) must not exceed engine.idleRpm (engine_idleRPM)");
   require(engine.startRpm >= engine.idleRpm && engine.startRpm < engine.maxRpm, "engine.startRpm",
           "engine.startRpm (engine_startRPM) must lie in [engine.idleRpm, engine.maxRpm)");
+  // An engine lighter than this would cross its whole speed range in one step at its torque.
+  require(engine.inertia == 0 || engine.inertia >= kMinimumEngineInertia, "engine.inertia",
+          "engine.inertia (inertia) must be 0 (seed 001's engine, no inertia) or at least 1e-3 kg m^2");
   if (engine.model == EngineModel::TorqueCurve) {
     const std::vector<TorquePoint>& curve = engine.torqueCurve;
     require(curve.size() >= 2, "engine.torqueCurve", "torque curve needs at least 2 points");
