@@ -40,6 +40,7 @@ class RoadRig {
 
   RaycastVehicle& vehicle() { return spawned_->vehicle(); }
   btRigidBody& chassis() { return spawned_->chassis(); }
+  btDiscreteDynamicsWorld& world() { return *world_; }
   const LoadedVehicle& loaded() const { return spawned_->loaded(); }
   const RoadSpec& spec() const { return spec_; }
   double time() const { return time_; }

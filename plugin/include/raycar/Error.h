@@ -64,6 +64,15 @@ class InputError : public Error {
       : Error(ErrorLocation{"", 0, object}, message) {}
 };
 
+// A saved vehicle state that cannot be restored (RaycastVehicle::restoreState): not a state,
+// another version or precision, another vehicle's wheel count, truncated, corrupted, or holding a
+// value that is not finite. The vehicle is left as it was.
+class StateError : public Error {
+ public:
+  explicit StateError(const std::string& message)
+      : Error(ErrorLocation{"", 0, "vehicle state"}, message) {}
+};
+
 // The whole file as text; a file that cannot be opened throws Error "cannot open the <what>"
 // naming the path (what: e.g. "OBJ file", "vehicle script").
 std::string readTextFile(const std::string& path, const std::string& what);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <cstring>
+
 #include "Prefetch.h"
+#include "io/StateArchive.h"
 #include "parallel/WorkerPool.h"
 #include "raycar/Error.h"
 #include "vehicle/StepStages.h"
@@ -89,6 +92,53 @@ void VehicleGroup::updateAction(btCollisionWorld* world, btScalar dt) {
 
 void VehicleGroup::debugDraw(btIDebugDraw* drawer) {
   for (auto& vehicle : vehicles_) vehicle->debugDraw(drawer);
+}
+
+void VehicleGroup::saveState(std::vector<std::uint8_t>& buffer) const {
+  buffer.assign(kStateHeaderBytes, 0);
+  std::vector<std::uint8_t> part;
+  for (const std::unique_ptr<RaycastVehicle>& vehicle : vehicles_) {
+    vehicle->saveState(part);
+    const auto length = std::uint32_t(part.size());
+    const size_t at = buffer.size();
+    buffer.resize(at + sizeof(length));
+    std::memcpy(buffer.data() + at, &length, sizeof(length));
+    buffer.insert(buffer.end(), part.begin(), part.end());
+  }
+  writeStateHeader(buffer, StateKind::Group, std::uint32_t(vehicles_.size()));
+}
+
+void VehicleGroup::splitState(const void* data, size_t size,
+                              std::vector<std::pair<const std::uint8_t*, size_t>>& parts) const {
+  size_t payloadBytes = 0;
+  const std::uint8_t* at =
+      checkStateHeader(data, size, StateKind::Group, std::uint32_t(vehicles_.size()), payloadBytes);
+  const std::uint8_t* end = at + payloadBytes;
+  for (size_t i = 0; i < vehicles_.size(); ++i) {
+    std::uint32_t length = 0;
+    if (size_t(end - at) < sizeof(length))
+      throw StateError("vehicle " + std::to_string(i + 1) + "'s part is missing");
+    std::memcpy(&length, at, sizeof(length));
+    at += sizeof(length);
+    if (size_t(end - at) < length)
+      throw StateError("vehicle " + std::to_string(i + 1) + "'s part is cut short");
+    parts.emplace_back(at, length);
+    at += length;
+  }
+  if (at != end) throw StateError("bytes follow the last vehicle's part");
+}
+
+void VehicleGroup::restoreState(const void* data, size_t size) {
+  std::vector<std::pair<const std::uint8_t*, size_t>> parts;
+  splitState(data, size, parts);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    try {
+      vehicles_[i]->checkState(parts[i].first, parts[i].second);
+    } catch (const StateError& error) {
+      throw StateError("vehicle " + std::to_string(i + 1) + ": " + error.message());
+    }
+  }
+  for (size_t i = 0; i < parts.size(); ++i) vehicles_[i]->restoreState(parts[i].first, parts[i].second);
 }
 
 }  // namespace raycar

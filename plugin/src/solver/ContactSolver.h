@@ -238,6 +238,11 @@ struct ContactRow {
 
 class ContactSolver {
  public:
+  template <class Archive>
+  void transferState(Archive& archive) {  // StateArchive.h: the warm start's step
+    archive.scalar(previousDt_);
+  }
+
   // Reserves room for `wheelCount` wheels, so that solve() never allocates.
   void reserve(size_t wheelCount);
 

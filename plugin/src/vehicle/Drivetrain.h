@@ -35,6 +35,12 @@ class Drivetrain {
   void followWheels(const std::vector<Wheel>& wheels, btScalar dt);
 
   std::vector<SpinCoupling>& couplings() { return couplings_; }
+  template <class Archive>
+  void transferState(Archive& archive) {  // StateArchive.h
+    powertrain_.transferState(archive);
+    archive.flag(shiftUpRequested_);
+    archive.flag(shiftDownRequested_);
+  }
   // The driving wheels' spins tied to the engine's inertia through a locked clutch, this step.
   const EngineSpinCoupling& engineCoupling() const { return engineCoupling_; }
   const PowertrainState& powertrain() const { return powertrain_.state(); }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "io/StateArchive.h"
 #include "raycar/Error.h"
 #include "vehicle/StepStages.h"
 #include "vehicle/VehicleRuntime.h"
@@ -154,6 +155,53 @@ btVector3 RaycastVehicle::worldRight() const {
 btVector3 RaycastVehicle::linearVelocity() const { return runtime_->linearVelocity(); }
 
 btScalar RaycastVehicle::forwardSpeed() const { return runtime_->forwardSpeed(); }
+
+void RaycastVehicle::saveState(std::vector<std::uint8_t>& buffer) const {
+  StateCounter counter;
+  runtime_->transferState(counter);
+  buffer.clear();
+  buffer.reserve(kStateHeaderBytes + counter.bytes);
+  buffer.resize(kStateHeaderBytes);
+  StateWriter writer(buffer);
+  runtime_->transferState(writer);
+  writeStateHeader(buffer, StateKind::Vehicle, std::uint32_t(wheelCount()));
+}
+
+std::vector<std::uint8_t> RaycastVehicle::saveState() const {
+  std::vector<std::uint8_t> buffer;
+  saveState(buffer);
+  return buffer;
+}
+
+size_t RaycastVehicle::stateSize() const {
+  StateCounter counter;
+  runtime_->transferState(counter);
+  return kStateHeaderBytes + counter.bytes;
+}
+
+void RaycastVehicle::checkState(const void* data, size_t size) const {
+  size_t payloadBytes = 0;
+  const std::uint8_t* payload =
+      checkStateHeader(data, size, StateKind::Vehicle, std::uint32_t(wheelCount()), payloadBytes);
+  StateCounter counter;
+  runtime_->transferState(counter);
+  if (counter.bytes != payloadBytes)
+    throw StateError("the payload holds " + std::to_string(payloadBytes) + " bytes; this vehicle's state is " +
+                     std::to_string(counter.bytes));
+  // Every value is checked before any is stored: a bad buffer changes nothing.
+  StateReader<false> check(payload, payloadBytes);
+  runtime_->transferState(check);
+}
+
+void RaycastVehicle::restoreState(const void* data, size_t size) {
+  checkState(data, size);
+  StateReader<true> read(static_cast<const std::uint8_t*>(data) + kStateHeaderBytes,
+                         size - kStateHeaderBytes);
+  runtime_->transferState(read);
+  // The ground objects are known only by number until the next step's queries find them.
+  for (Wheel& wheel : runtime_->wheels) wheel.state.groundObject = nullptr;
+  wake();
+}
 
 void RaycastVehicle::clearWheelQueryCache() {
   for (Wheel& wheel : runtime_->wheels) wheel.ground().clear();

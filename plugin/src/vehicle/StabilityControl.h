@@ -5,6 +5,7 @@
 
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
+#include <climits>
 #include <vector>
 
 #include "raycar/vehicle/StabilityControl.h"
@@ -24,6 +25,14 @@ class StabilityControl {
               std::vector<Wheel>& wheels);
 
   const StabilityControlState& state() const { return state_; }
+  template <class Archive>
+  void transferState(Archive& archive) {  // StateArchive.h (what it did in the last step)
+    archive.flag(state_.active);
+    for (btScalar* value : {&state_.referenceYawRate, &state_.yawRate, &state_.yawMoment,
+                            &state_.brakeTorque})
+      archive.scalar(*value);
+    archive.integer(state_.brakedWheel, -1, INT_MAX);
+  }
 
  private:
   const AssistSettings* settings_;  // the vehicle's, which outlive this object

@@ -29,6 +29,16 @@ class Steering {
   // last solve left them) through the steering ratio.
   btScalar columnTorque(const std::vector<Wheel>& wheels) const;
 
+  template <class Archive>
+  void transferState(Archive& archive) {  // StateArchive.h
+    const btScalar quarterTurn = SIMD_HALF_PI;
+    archive.scalar(angle_, -quarterTurn, quarterTurn);
+    archive.scalar(columnSpeed_);
+    archive.scalar(rampedPedal_, -1, 1);
+    archive.scalar(shapedPedal_, -1, 1);
+    archive.scalar(ackermannAngle_, -quarterTurn, quarterTurn);
+  }
+
  private:
   // SteeringMode::Torque: the column's angle and speed one step on.
   void turnColumn(btScalar steerInput, btScalar forwardSpeed, btScalar dt,

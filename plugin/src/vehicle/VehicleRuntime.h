@@ -72,6 +72,24 @@ class VehicleRuntime {
   btVector3 linearVelocity() const { return chassis->getLinearVelocity() + pendingVelocityChange; }
   btScalar forwardSpeed() const { return linearVelocity().dot(worldForward()); }  // m/s
 
+  // Everything that evolves from step to step (RaycastVehicle::saveState, StateArchive.h).
+  template <class Archive>
+  void transferState(Archive& archive) {
+    // The held input in the ranges setInput keeps it in.
+    archive.scalar(input.pedal, -1, 1);
+    archive.scalar(input.brake, 0, 1);
+    archive.scalar(input.steer, -1, 1);
+    for (bool* value : {&input.handbrake, &input.shiftUp, &input.shiftDown, &handbrake})
+      archive.flag(*value);
+    archive.integer(rejectedInputs);
+    archive.vector(pendingVelocityChange);
+    steering.transferState(archive);
+    drivetrain.transferState(archive);
+    stability.transferState(archive);
+    solver.transferState(archive);
+    for (Wheel& wheel : wheels) wheel.transferState(archive);
+  }
+
   btRigidBody* chassis;
   const VehicleSettings settings;
   std::vector<Wheel> wheels;

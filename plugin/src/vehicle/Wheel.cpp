@@ -23,6 +23,7 @@ void Wheel::applyGroundHit() {
     state.contactPoint = sweep.to;
     state.contactNormal.setZero();
     state.groundObject = nullptr;
+    groundKey = 0;
     state.suspensionLength = settings.suspensionMaxLength;
     return;
   }
@@ -30,7 +31,9 @@ void Wheel::applyGroundHit() {
   state.contactNormal = hit.normal;
   // Last step's impulses belong to last step's ground: a wheel that has rolled onto another
   // body (a box, another car) must not push the new body with them.
-  if (hit.object != state.groundObject) contact.warmStart = false;
+  const auto key = std::uint64_t(reinterpret_cast<std::uintptr_t>(hit.object));
+  if (key != groundKey) contact.warmStart = false;
+  groundKey = key;
   state.groundObject = hit.object;
   lengthToContact = hit.distance - settings.radius;
   state.suspensionLength = std::clamp(lengthToContact, btScalar(0), settings.suspensionMaxLength);

@@ -6,6 +6,7 @@
 // matters when a thousand cars each come round once per step with nothing left in the cache.
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 
 #include "ground/GroundQuerySlot.h"
@@ -97,6 +98,44 @@ struct Wheel {
     trigSteer = state.steerAngle;
     steerCos = std::cos(state.steerAngle);
     steerSin = std::sin(state.steerAngle);
+  }
+
+  // The ground object the last query hit, as a number that is only compared, never followed
+  // (a restored state names an object by it; 0 in the air): a new object drops the warm start.
+  std::uint64_t groundKey = 0;
+
+  // Everything of the wheel that carries from one step to the next (StateArchive.h). What a
+  // step recomputes before reading it is left out.
+  template <class Archive>
+  void transferState(Archive& archive) {
+    WheelState& s = state;
+    archive.flag(s.inContact);
+    archive.vector(s.contactPoint);
+    archive.vector(s.contactNormal);
+    archive.key(groundKey);
+    archive.integer(s.groundMaterial);
+    for (btScalar* value : {&s.suspensionLength, &s.suspensionCompression, &s.compressionSpeed,
+                            &s.normalLoad, &s.staticLoad, &s.friction, &s.slipRatio, &s.slipAngle,
+                            &s.longitudinalForce, &s.lateralForce, &s.utilization,
+                            &s.aligningMoment, &s.camber, &s.tireTemperature, &s.slidingPower,
+                            &s.angularSpeed, &s.rotationAngle, &s.steerAngle, &s.driveTorque,
+                            &s.brakeTorque})
+      archive.scalar(*value);
+    archive.flag(s.sliding);
+    archive.flag(s.locked);
+    for (btScalar* value : {&gripScale, &directDrive, &directBrake, &directSteer, &antiLockIntegral,
+                            &tractionIntegral, &pneumaticMoment, &geometricSteer, &trigSteer, &steerCos,
+                            &steerSin})
+      archive.scalar(*value);
+    // The contact's warm start, stick anchors, slip lag and spin.
+    WheelContact& c = contact;
+    for (bool* value : {&c.active, &c.warmStart, &c.longitudinalStuck, &c.lateralStuck})
+      archive.flag(*value);
+    for (btScalar* value : {&c.suspensionImpulse, &c.bumpStopImpulse, &c.longitudinalImpulse,
+                            &c.lateralImpulse, &c.brakeImpulse, &c.longitudinalStickDisplacement,
+                            &c.lateralStickDisplacement, &c.lateralDeflection, &c.angularSpeed,
+                            &c.forwardSpeed, &c.lateralSpeed})
+      archive.scalar(*value);
   }
 
   // This wheel's parts of the step, in stage order (StepStages.h).

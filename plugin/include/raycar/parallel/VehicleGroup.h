@@ -54,12 +54,22 @@ class VehicleGroup : public btActionInterface {
   RaycastVehicle& vehicle(int index);
   int threadCount() const;
 
+  // Every vehicle's state (RaycastVehicle::saveState) in one buffer, in the group's order. A
+  // restore checks every vehicle's part before it restores any: a StateError (another vehicle
+  // count, a part that is not its vehicle's) changes nothing.
+  void saveState(std::vector<std::uint8_t>& buffer) const;
+  void restoreState(const void* data, size_t size);
+
   // btActionInterface
   void updateAction(btCollisionWorld* world, btScalar dt) override;
   void debugDraw(btIDebugDraw* drawer) override;
 
  private:
   void stepIndependent(int begin, int end);  // phase 1 for vehicles [begin, end)
+
+  // The vehicles' parts of a group state buffer: each's start and length (throws StateError).
+  void splitState(const void* data, size_t size,
+                  std::vector<std::pair<const std::uint8_t*, size_t>>& parts) const;
 
   std::vector<std::unique_ptr<RaycastVehicle>> vehicles_;
   std::vector<VehicleRuntime*> runtimes_;  // vehicles_[i]'s step state

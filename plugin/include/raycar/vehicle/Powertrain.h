@@ -111,6 +111,21 @@ class Powertrain {
   // wheels' share-weighted spin the solve left (gearboxWheelSpin, rad/s), and counts the heat.
   void followWheels(btScalar fastestWheelSpin, btScalar gearboxWheelSpin, btScalar dt);
   const PowertrainState& state() const { return state_; }
+  // What evolves (a saved state, RaycastVehicle::saveState): archive.scalar/integer/flag each.
+  template <class Archive>
+  void transferState(Archive& archive) {
+    archive.integer(state_.gear, 0, int(gearbox_.gears.size()) - 1);
+    archive.integer(state_.shifts);
+    archive.integer(lastShiftDirection_, -1, 1);
+    archive.scalar(state_.clutch, 0, 1);
+    archive.scalar(state_.engineRpm, 0);
+    archive.scalar(throttle_, 0, 1);
+    for (btScalar* value : {&state_.engineTorque, &state_.clutchTorque, &state_.clutchSlipEnergy,
+                            &sinceShift_, &engineSpeedBefore_, &gearboxSpeedBefore_})
+      archive.scalar(*value);
+    archive.flag(state_.clutchLocked);
+    archive.flag(state_.stalled);
+  }
   // Total ratio engine : wheel in the current gear (gear x final drive); 0 in neutral.
   btScalar totalRatio() const;
   // The engine speed (rev/min) a wheel spin (rad/s, either sign) makes through the present gear.

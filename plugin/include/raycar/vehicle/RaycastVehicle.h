@@ -20,6 +20,7 @@
 #include <BulletDynamics/Dynamics/btActionInterface.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -106,6 +107,24 @@ class RaycastVehicle : public btActionInterface {
   btVector3 worldUp() const;
   btVector3 worldForward() const;
   btVector3 worldRight() const;
+
+  // Save and restore, for rollback networking, replays and save games: everything of this
+  // vehicle that evolves from step to step (wheel spins and angles, suspension, steering, pedal
+  // ramps, powertrain, gearbox and clutch, warm-start impulses and stick anchors, assists'
+  // integrals, the stability control, tire temperatures and slip-lag deflections, the held
+  // inputs) as a compact, versioned byte buffer. The chassis' Bullet body is the game's to save
+  // with its other bodies (transform, velocities, forces). Restoring both and stepping with the
+  // same inputs repeats the saved run bit for bit. The wheels' query caches are not saved (they
+  // give the same answers rebuilt). The buffer is for the same build on the same kind of
+  // machine. WheelState::groundObject reads null after a restore until the next step.
+  void saveState(std::vector<std::uint8_t>& buffer) const;  // replaces the buffer's contents
+  std::vector<std::uint8_t> saveState() const;
+  size_t stateSize() const;  // bytes saveState writes for this vehicle
+  // Throws StateError (not a state, another format version or precision, another wheel count,
+  // truncated, corrupted, a value not finite or out of range) and then changes nothing.
+  void restoreState(const void* data, size_t size);
+  // The checks restoreState makes, without restoring: throws StateError as it would.
+  void checkState(const void* data, size_t size) const;
 
   // Forgets the wheels' cached ground triangles (WheelQuerySettings::cache). Needed only after
   // the vertices of a triangle mesh the car drives on were changed in place; moving, adding or
