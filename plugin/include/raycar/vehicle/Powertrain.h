@@ -120,8 +120,11 @@ class Powertrain {
     archive.scalar(state_.clutch, 0, 1);
     archive.scalar(state_.engineRpm, 0);
     archive.scalar(throttle_, 0, 1);
+    // The time since the last shift starts "long ago" (1e9 s) and is only compared with the
+    // shift dwell: any size is harmless.
+    archive.scalar(sinceShift_, 0, BT_LARGE_FLOAT);
     for (btScalar* value : {&state_.engineTorque, &state_.clutchTorque, &state_.clutchSlipEnergy,
-                            &sinceShift_, &engineSpeedBefore_, &gearboxSpeedBefore_})
+                            &engineSpeedBefore_, &gearboxSpeedBefore_})
       archive.scalar(*value);
     archive.flag(state_.clutchLocked);
     archive.flag(state_.stalled);
