@@ -3,7 +3,10 @@
 // the same cars added to the world one by one.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <random>
+#include <thread>
 #include <vector>
 
 #include "TestWorld.h"
@@ -20,7 +23,8 @@ enum class Updater { Separate, GroupOneThread, GroupTwoThreads };
 // 12 cars in a 4 x 3 grid 6 m apart on hills, driving and steering, each a little differently;
 // with `slab`, the first car stands on a 400 kg dynamic slab lying on the hills.
 std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSlab = nullptr,
-                                 GroundQueryKind query = GroundQueryKind::Ray) {
+                                 GroundQueryKind query = GroundQueryKind::Ray,
+                                 const VehicleGroup::ParallelFor& parallelFor = {}) {
   TestWorld world;
   world.addHillMesh(60, 1, btTransform::getIdentity(), 1);
   btRigidBody* slabBody = nullptr;
@@ -34,6 +38,7 @@ std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSl
   for (WheelSettings& wheel : settings.wheels) wheel.groundQuery = query;
   // Threads even for a dozen cars (the default waits for 32 per thread).
   VehicleGroup group(updater == Updater::GroupTwoThreads ? 2 : 1, 1);
+  group.setParallelFor(parallelFor);
   std::vector<TestCar> separate;
   std::vector<RaycastVehicle*> vehicles;
   std::vector<btRigidBody*> chassis;
@@ -108,4 +113,42 @@ TEST_CASE("with sphere and cylinder wheels too: one thread and two give bitwise 
 
 TEST_CASE("on static ground a vehicle group moves its cars exactly as separate actions do") {
   CHECK(sameBits(driveFleet(Updater::Separate, false), driveFleet(Updater::GroupTwoThreads, false)));
+}
+
+TEST_CASE("the game's job system: any split and order of the ranges gives the group's own result, bit for bit") {
+  // Schedulers a game might have: ranges of 1 to 5 cars run in reverse order, in a shuffled
+  // order (a fixed seed), and split over two std::threads; and Bullet's sequential
+  // btITaskScheduler through the adapter. Each against the group's own two threads.
+  const std::vector<btScalar> own = driveFleet(Updater::GroupTwoThreads, true);
+  auto ranges = [](int count, int size) {
+    std::vector<std::pair<int, int>> list;
+    for (int begin = 0; begin < count; begin += size) list.emplace_back(begin, std::min(count, begin + size));
+    return list;
+  };
+  int calls = 0;
+  const VehicleGroup::ParallelFor reverse = [&](int count, const std::function<void(int, int)>& body) {
+    auto list = ranges(count, 1);
+    std::reverse(list.begin(), list.end());
+    for (const auto& [begin, end] : list) body(begin, end);
+    ++calls;
+  };
+  std::mt19937 random(7);
+  const VehicleGroup::ParallelFor shuffled = [&](int count, const std::function<void(int, int)>& body) {
+    auto list = ranges(count, 1 + int(random() % 5));
+    std::shuffle(list.begin(), list.end(), random);
+    for (const auto& [begin, end] : list) body(begin, end);
+  };
+  const VehicleGroup::ParallelFor twoThreads = [](int count, const std::function<void(int, int)>& body) {
+    std::thread other([&] { body(count / 2, count); });
+    body(0, count / 2);
+    other.join();
+  };
+  CHECK(sameBits(own, driveFleet(Updater::GroupOneThread, true, nullptr, GroundQueryKind::Ray, reverse)));
+  CHECK(calls == 240);  // the game's job system ran every step's independent phase
+  CHECK(sameBits(own, driveFleet(Updater::GroupOneThread, true, nullptr, GroundQueryKind::Ray, shuffled)));
+  CHECK(sameBits(own, driveFleet(Updater::GroupOneThread, true, nullptr, GroundQueryKind::Ray, twoThreads)));
+  btITaskScheduler* bullet = btGetSequentialTaskScheduler();
+  REQUIRE(bullet != nullptr);
+  CHECK(sameBits(own, driveFleet(Updater::GroupOneThread, true, nullptr, GroundQueryKind::Ray,
+                                 VehicleGroup::bulletParallelFor(*bullet, 3))));
 }

@@ -43,6 +43,19 @@ void VehicleGroup::removeVehicle(RaycastVehicle& vehicle) {
   resumeAt_.pop_back();
 }
 
+void VehicleGroup::setParallelFor(ParallelFor parallelFor) { parallelFor_ = std::move(parallelFor); }
+
+VehicleGroup::ParallelFor VehicleGroup::bulletParallelFor(btITaskScheduler& scheduler, int grain) {
+  return [&scheduler, grain](int count, const std::function<void(int, int)>& body) {
+    struct Body : btIParallelForBody {
+      const std::function<void(int, int)>* body;
+      void forLoop(int begin, int end) const override { (*body)(begin, end); }
+    } forBody;
+    forBody.body = &body;
+    scheduler.parallelFor(0, count, std::max(grain, 1), forBody);
+  };
+}
+
 void VehicleGroup::stepIndependent(int begin, int end) {
   const StepContext context{world_, dt_, false, false};
   for (int i = begin; i < end; ++i) {
@@ -70,7 +83,9 @@ void VehicleGroup::updateAction(btCollisionWorld* world, btScalar dt) {
   auto task = [](void* group, int begin, int end) {
     static_cast<VehicleGroup*>(group)->stepIndependent(begin, end);
   };
-  if (count >= minimumVehiclesPerThread_ * threadCount())
+  if (parallelFor_)
+    parallelFor_(count, [this](int begin, int end) { stepIndependent(begin, end); });
+  else if (count >= minimumVehiclesPerThread_ * threadCount())
     pool_->run(count, task, this);
   else
     task(this, 0, count);

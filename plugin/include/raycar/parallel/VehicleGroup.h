@@ -23,6 +23,9 @@
 
 #include <BulletDynamics/Dynamics/btActionInterface.h>
 
+#include <LinearMath/btThreads.h>
+
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -54,6 +57,18 @@ class VehicleGroup : public btActionInterface {
   RaycastVehicle& vehicle(int index);
   int threadCount() const;
 
+  // The game's job system instead of the group's own threads: parallelFor(count, body) must call
+  // body(begin, end) over disjoint ranges covering [0, count) - in any order, on any threads -
+  // and return once all have returned (the shape of btITaskScheduler::parallelFor). Empty (the
+  // default): the group's own pool. The results are the same bit for bit however the ranges are
+  // split and ordered; the world's ray tests that Debian's Bullet cannot run on several threads
+  // stay on the calling thread either way.
+  using ParallelFor =
+      std::function<void(int count, const std::function<void(int begin, int end)>& body)>;
+  void setParallelFor(ParallelFor parallelFor);
+  // A ParallelFor over a game's btITaskScheduler, `grain` vehicles per range at least.
+  static ParallelFor bulletParallelFor(btITaskScheduler& scheduler, int grain = 8);
+
   // Every vehicle's state (RaycastVehicle::saveState) in one buffer, in the group's order. A
   // restore checks every vehicle's part before it restores any: a StateError (another vehicle
   // count, a part that is not its vehicle's) changes nothing.
@@ -76,6 +91,7 @@ class VehicleGroup : public btActionInterface {
   std::vector<StepStage> resumeAt_;        // per vehicle, this step: where phase 1 stopped
   int minimumVehiclesPerThread_;
   std::unique_ptr<WorkerPool> pool_;
+  ParallelFor parallelFor_;            // the game's, or empty
   btCollisionWorld* world_ = nullptr;  // during updateAction
   btScalar dt_ = 0;
 };
