@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 
+#include "io/TomlOverrides.h"  // the library's own: applies --set overrides to the parsed file
 #include "raycar/Error.h"
 
 namespace raycar::sim {
@@ -29,6 +30,7 @@ class TableReader {
   void read() {
     for (auto&& [key, node] : table_) {
       line_ = int(key.source().begin.line);
+      keyFile_ = toml_overrides::sourceFile(key, file_);
       key_ = std::string(key.str());
       const auto reader = readers_.find(key_);
       if (reader == readers_.end()) {
@@ -41,7 +43,7 @@ class TableReader {
   }
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw Error({file_, line_, section_ + "." + key_}, message);
+    throw Error({keyFile_, line_, section_ + "." + key_}, message);
   }
   double number(const toml::node& node, double low, double high) const {
     if (!node.is_number()) fail("expects a number");
@@ -86,7 +88,10 @@ class TableReader {
   std::map<std::string, Reader> readers_;
   int line_ = 0;
   std::string key_;
+  std::string keyFile_;  // the file of the key being read: the scene, or a --set override
 };
+
+const std::vector<std::string> kSceneSections = {"scene", "ground", "surfaces", "vehicle"};
 
 std::string directoryOf(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -99,7 +104,7 @@ std::string resolve(const std::string& base, const std::string& path) {
 
 }  // namespace
 
-Scene parseScene(const std::string& text, const std::string& path) {
+Scene parseScene(const std::string& text, const std::string& path, const std::vector<KeyOverride>& overrides) {
   Scene scene;
   scene.path = path;
   toml::table document;
@@ -108,6 +113,11 @@ Scene parseScene(const std::string& text, const std::string& path) {
   } catch (const toml::parse_error& error) {
     throw Error({path, int(error.source().begin.line), ""}, std::string(error.description()));
   }
+  toml_overrides::applyKeyOverrides(document, overridesOfSections(overrides, kSceneSections), path, {"vehicle"});
+  // The others are vehicle-script keys: every vehicle of the scene loads its script with them.
+  for (const KeyOverride& override : overrides)
+    if (std::find(kSceneSections.begin(), kSceneSections.end(), override.section) == kSceneSections.end())
+      scene.scriptOverrides.push_back(override);
   for (auto&& [key, node] : document) {
     const std::string section(key.str());
     const int line = int(key.source().begin.line);
@@ -245,8 +255,8 @@ Scene parseScene(const std::string& text, const std::string& path) {
   return scene;
 }
 
-Scene loadScene(const std::string& path) {
-  return parseScene(readTextFile(path, "scene file"), path);
+Scene loadScene(const std::string& path, const std::vector<KeyOverride>& overrides) {
+  return parseScene(readTextFile(path, "scene file"), path, overrides);
 }
 
 }  // namespace raycar::sim

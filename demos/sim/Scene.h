@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "raycar/io/KeyOverride.h"
+
 namespace raycar::sim {
 
 enum class GroundType { Plane, Incline, Track, Heightfield };
@@ -96,10 +98,15 @@ struct Scene {
   // The parking space the parking scene aims for (x0, y0, x1, y1), when given.
   bool hasParkingSpace = false;
   std::array<double, 4> parkingSpace{0, 0, 0, 0};
+  // --set overrides of vehicle-script keys, applied to every vehicle's script as it loads.
+  std::vector<KeyOverride> scriptOverrides;
 };
 
-Scene loadScene(const std::string& path);
-Scene parseScene(const std::string& text, const std::string& path);
+// `overrides` (raycar-sim --set) of the scene's own sections ([scene], [ground], [surfaces],
+// [[vehicle]]) are written into the file before it is read; any other section is a vehicle-script
+// section, and those overrides are kept in Scene::scriptOverrides for every vehicle's script.
+Scene loadScene(const std::string& path, const std::vector<KeyOverride>& overrides = {});
+Scene parseScene(const std::string& text, const std::string& path, const std::vector<KeyOverride>& overrides = {});
 
 // A scene named on the command line: the path as given when the file exists; else a bundled
 // scene's name ("drift" or "drift.toml") in the folders bundledSceneFolders() lists. Throws

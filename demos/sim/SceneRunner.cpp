@@ -125,7 +125,7 @@ void SceneRunner::spawnVehicles() {
   for (const VehicleEntry& entry : scene_.vehicles) {
     const std::string key = entry.script + "\n" + entry.wheelQuery + "\n" + std::to_string(entry.esc);
     if (!loaded.count(key)) {
-      LoadedVehicle vehicle = loadVehicle(entry.script);
+      LoadedVehicle vehicle = loadVehicle(entry.script, scene_.scriptOverrides);
       if (!entry.wheelQuery.empty()) {
         const GroundQueryKind kind = entry.wheelQuery == "sphere"     ? GroundQueryKind::Sphere
                                      : entry.wheelQuery == "cylinder" ? GroundQueryKind::Cylinder

@@ -1,4 +1,4 @@
-// raycar-sim SCENE.toml [--out DIR] [--threads N]: runs a scene headless at its fixed step and writes
+// raycar-sim SCENE.toml [--out DIR] [--threads N] [--set section.key=value ...]: runs a scene headless at its fixed step and writes
 // telemetry.csv, summary.json and report.html into DIR (default: out/NAME).
 
 #include <unistd.h>
@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "Report.h"
 #include "SceneRunner.h"
@@ -14,18 +15,24 @@
 
 namespace {
 const char* const kUsage =
-    "usage: raycar-sim SCENE.toml [--out DIR] [--threads N]\n"
+    "usage: raycar-sim SCENE.toml [--out DIR] [--threads N] [--set section.key=value ...]\n"
     "  SCENE.toml: a scene file, or a bundled scene's name (parking, drift, offroad, haul, crowd,\n"
     "  constant_radius), found in the installed data (PREFIX/share/raycar/scenes) or the source tree.\n"
     "  runs the scene headless at its fixed step; writes DIR/telemetry.csv, summary.json (SI units:\n"
     "  m, m/s, s; lateral acceleration in g) and report.html. DIR defaults to out/NAME.\n"
     "  --threads N: the vehicles run in one raycar::VehicleGroup of N threads (N >= 1) instead of\n"
-    "  as one world action each; the results are the same unless cars drive on each other.\n";
+    "  as one world action each; the results are the same unless cars drive on each other.\n"
+    "  --set section.key=value (repeatable): sets a key as if the file had it, with the file's checks.\n"
+    "  [scene], [ground], [surfaces] and [[vehicle]] keys are the scene's (vehicle.speed=20 sets it\n"
+    "  in every [[vehicle]], vehicle[2].speed=20 in the second); any other section is a vehicle\n"
+    "  script's, for every vehicle's script (params.stabilizer=0.8, wheel[3].stiffness=40000,\n"
+    "  engine.model=curve). The value is TOML; a bare word is a string.\n";
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string scenePath, out;
   int threads = 0;
+  std::vector<raycar::KeyOverride> overrides;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument == "--help" || argument == "-h") {
@@ -42,6 +49,14 @@ int main(int argc, char** argv) {
       }
       threads = int(parsed);
     }
+    else if (argument == "--set" && i + 1 < argc) {
+      try {
+        overrides.push_back(raycar::parseKeyOverride(argv[++i]));
+      } catch (const raycar::Error& error) {
+        std::fprintf(stderr, "raycar-sim: %s\n", error.what());
+        return 2;
+      }
+    }
     else if (scenePath.empty() && argument[0] != '-') scenePath = argument;
     else {
       std::fputs(kUsage, stderr);
@@ -53,7 +68,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const raycar::sim::Scene scene = raycar::sim::loadScene(raycar::sim::findScene(scenePath));
+    const raycar::sim::Scene scene = raycar::sim::loadScene(raycar::sim::findScene(scenePath), overrides);
     if (out.empty()) out = "out/" + (scene.name.empty() ? std::string("scene") : scene.name);
     raycar::sim::SceneRunner runner(scene, threads);
     const bool terminal = isatty(fileno(stderr));

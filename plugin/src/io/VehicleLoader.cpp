@@ -419,8 +419,8 @@ LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model) {
   return Builder(script, model).build();
 }
 
-LoadedVehicle loadVehicle(const std::string& scriptPath) {
-  const VehicleScript script = loadVehicleScript(scriptPath);
+LoadedVehicle loadVehicle(const std::string& scriptPath, const std::vector<KeyOverride>& overrides) {
+  const VehicleScript script = loadVehicleScript(scriptPath, overrides);
   const ObjModel model = loadObjModel(script.objPath);
   return buildVehicle(script, model);
 }

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "io/ScriptKeys.h"
+#include "io/TomlOverrides.h"
 #include "raycar/Error.h"
 #include "raycar/vehicle/SettingsFields.h"
 
@@ -78,7 +79,7 @@ std::string rangeText(const Key& key) {
 
 class Parser {
  public:
-  Parser(VehicleScript& script) : script_(script) {}
+  Parser(VehicleScript& script) : script_(script), keyFile_(script.path) {}
 
   void read(const toml::table& document) {
     Target target{script_};
@@ -86,9 +87,10 @@ class Parser {
     for (auto&& [key, node] : document) {
       const std::string section = lower(std::string(key.str()));
       const int line = int(key.source().begin.line);
+      keyFile_ = toml_overrides::sourceFile(key, script_.path);
       // A section's own error joins the key errors, like them, and reading goes on.
       auto problem = [&](const std::string& object, const std::string& message) {
-        problems_.emplace_back(ErrorLocation{script_.path, line, object}, message);
+        problems_.emplace_back(ErrorLocation{keyFile_, line, object}, message);
       };
       if (isOneOf(section, kTableSections)) {
         const toml::table* table = node.as_table();
@@ -131,7 +133,7 @@ class Parser {
   }
 
   [[noreturn]] void fail(int line, const std::string& object, const std::string& message) const {
-    throw Error({script_.path, line, object}, message);
+    throw Error({keyFile_, line, object}, message);
   }
 
   void applyDefaults(const std::string& recordSection, Target& target) {
@@ -175,13 +177,14 @@ class Parser {
     for (auto&& [name, node] : table) {
       const std::string keyName(name.str());
       const int line = int(name.source().begin.line);
+      keyFile_ = toml_overrides::sourceFile(name, script_.path);
       const std::string where = section + "." + keyName;
       const Key* key = find(section, keyName);
       if (!key) {
         std::vector<std::string> known;
         for (const Key& candidate : keys())
           if (candidate.section == section) known.push_back(candidate.name);
-        problems_.emplace_back(ErrorLocation{script_.path, line, where},
+        problems_.emplace_back(ErrorLocation{keyFile_, line, where},
                                "unknown key in [" + section + "]" + suggestion(keyName, known));
         continue;
       }
@@ -298,6 +301,7 @@ class Parser {
 
   VehicleScript& script_;
   std::vector<Error> problems_;  // key errors found so far
+  std::string keyFile_;          // the file of the key being read: the script, or an override
 };
 
 std::string directoryOf(const std::string& path) {
@@ -307,7 +311,8 @@ std::string directoryOf(const std::string& path) {
 
 }  // namespace
 
-VehicleScript parseVehicleScript(const std::string& text, const std::string& path) {
+VehicleScript parseVehicleScript(const std::string& text, const std::string& path,
+                                 const std::vector<KeyOverride>& overrides) {
   VehicleScript script;
   script.path = path;
   toml::table document;
@@ -316,6 +321,8 @@ VehicleScript parseVehicleScript(const std::string& text, const std::string& pat
   } catch (const toml::parse_error& error) {
     throw Error({path, int(error.source().begin.line), ""}, std::string(error.description()));
   }
+  toml_overrides::applyKeyOverrides(document, overrides, path,
+                                    std::vector<std::string>(std::begin(kRecordSections), std::end(kRecordSections)));
   // A record is written through a pointer only while it is the last one read, so the vectors may
   // grow; 64 records a section is the limit because no vehicle has more (axles end at 64).
   for (const char* section : kRecordSections) {
@@ -331,8 +338,8 @@ VehicleScript parseVehicleScript(const std::string& text, const std::string& pat
   return script;
 }
 
-VehicleScript loadVehicleScript(const std::string& path) {
-  return parseVehicleScript(readTextFile(path, "vehicle script"), path);
+VehicleScript loadVehicleScript(const std::string& path, const std::vector<KeyOverride>& overrides) {
+  return parseVehicleScript(readTextFile(path, "vehicle script"), path, overrides);
 }
 
 namespace {

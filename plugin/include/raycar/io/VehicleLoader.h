@@ -76,7 +76,8 @@ struct LoadedVehicle {
 };
 
 // Reads the script, then its [model] obj. Throws raycar::Error naming file, line and object.
-LoadedVehicle loadVehicle(const std::string& scriptPath);
+// `overrides` set script keys as if the file had them (KeyOverride.h: raycar-sim --set, a sweep).
+LoadedVehicle loadVehicle(const std::string& scriptPath, const std::vector<KeyOverride>& overrides = {});
 // The same from parsed inputs (tests, fuzzers).
 LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model);
 

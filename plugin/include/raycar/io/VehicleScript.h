@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "raycar/extras/ChaseCamera.h"
+#include "raycar/io/KeyOverride.h"
 #include "raycar/vehicle/SettingsFields.h"
 #include "raycar/vehicle/VehicleSettings.h"
 
@@ -75,8 +76,10 @@ struct VehicleScript {
   std::vector<ScriptKeyPlace> keyPlaces;  // every key read, in file order within its table
 };
 
-VehicleScript loadVehicleScript(const std::string& path);
-VehicleScript parseVehicleScript(const std::string& text, const std::string& path);
+// `overrides` set keys as if the file had them (KeyOverride.h); an error in one names it.
+VehicleScript loadVehicleScript(const std::string& path, const std::vector<KeyOverride>& overrides = {});
+VehicleScript parseVehicleScript(const std::string& text, const std::string& path,
+                                 const std::vector<KeyOverride>& overrides = {});
 
 // The key table, for documentation.
 enum class ScriptValueType { Number, Integer, Boolean, Text, NumberList, IntegerList, Vector3, PointList };
