@@ -91,9 +91,12 @@ class PurePursuit {
     const double dx = tx - x, dy = ty - y;
     const double distance = std::max(std::hypot(dx, dy), 1e-6);
     const double alpha = std::atan2(dy, dx) - heading;
-    return std::atan2(2 * wheelbase * std::sin(alpha), std::max(distance, 0.5 * lookahead_));
+    // The arc through the target point tangent to the heading: curvature 2 sin(alpha) / distance.
+    curvature_ = 2 * std::sin(alpha) / std::max(distance, 0.5 * lookahead_);
+    return std::atan(wheelbase * curvature_);
   }
   double remaining() const { return lengths_.back() - travelled_; }
+  double curvature() const { return curvature_; }  // 1/m of the last steer()'s arc
 
  private:
   double projection(size_t i, double x, double y) const {
@@ -118,24 +121,32 @@ class PurePursuit {
   double lookahead_;
   size_t segment_ = 0;
   double along_ = 0, travelled_ = 0;
+  double curvature_ = 0;
 };
 
 class FollowPathDriver final : public Driver {
  public:
-  explicit FollowPathDriver(const VehicleEntry& entry) : pursuit_(entry.path, entry.lookahead), speed_(entry.speed) {}
+  explicit FollowPathDriver(const VehicleEntry& entry)
+      : pursuit_(entry.path, entry.lookahead), speed_(entry.speed), lateralAcceleration_(entry.lateralG * 9.81) {}
   DriverCommand update(const DriverView& view) override {
     DriverCommand command;
     const double steer = pursuit_.steer(view.x, view.y, view.heading, view.wheelbase);
     command.input.steer = float(std::clamp(steer / view.maxSteer, -1.0, 1.0));
     // Slow down to stop at the end: v <= sqrt(2 a d) with a gentle 2 m/s^2.
-    const double target = std::min(speed_, std::sqrt(2 * 2.0 * std::max(pursuit_.remaining() - 0.5, 0.0)));
+    double target = std::min(speed_, std::sqrt(2 * 2.0 * std::max(pursuit_.remaining() - 0.5, 0.0)));
+    // A course driver: no faster than the arc to the lookahead point allows at lateral_g,
+    // v^2 |curvature| <= a_lateral.
+    if (lateralAcceleration_ > 0)
+      target = std::min(target, std::sqrt(lateralAcceleration_ / std::max(std::fabs(pursuit_.curvature()), 1e-4)));
     control_.pedalAndBrake(target, view.speed, view.dt, command.input);
     return command;
   }
+  bool pathComplete() const override { return pursuit_.remaining() < 1; }
 
  private:
   PurePursuit pursuit_;
   double speed_;
+  double lateralAcceleration_;  // m/s^2; 0: no limit
   SpeedController control_;
 };
 

@@ -7,103 +7,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "SvgPlot.h"
 #include "raycar/Error.h"
 
 namespace raycar::sim {
 namespace {
 
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
-}
-
-// JSON has no NaN or infinity: a figure that is not finite is null.
-std::string jsonNumber(double value) { return std::isfinite(value) ? number(value) : "null"; }
-
-std::string fixed(double value, int decimals) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
-// --- SVG plots --------------------------------------------------------------------------------
-
-struct Series {
-  std::string name, colour;
-  std::vector<double> x, y;
-  bool dashed = false;
-};
-
-struct Rectangle {
-  double x0, y0, x1, y1;
-  std::string colour;
-};
-
-// A line plot with labelled axes; equalAspect keeps metres square (top-down paths).
-std::string plot(const std::string& title, const std::string& xLabel, const std::string& yLabel,
-                 const std::vector<Series>& series, bool equalAspect = false,
-                 const std::vector<Rectangle>& rectangles = {}) {
-  const double width = 720, height = equalAspect ? 520 : 240, left = 70, right = 150, top = 30, bottom = 40;
-  double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
-  for (const Series& s : series)
-    for (size_t i = 0; i < s.x.size(); ++i) {
-      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
-      x0 = std::min(x0, s.x[i]), x1 = std::max(x1, s.x[i]), y0 = std::min(y0, s.y[i]), y1 = std::max(y1, s.y[i]);
-    }
-  for (const Rectangle& r : rectangles)
-    x0 = std::min(x0, r.x0), x1 = std::max(x1, r.x1), y0 = std::min(y0, r.y0), y1 = std::max(y1, r.y1);
-  if (x0 > x1) x0 = 0, x1 = 1, y0 = 0, y1 = 1;
-  if (x1 - x0 < 1e-9) x0 -= 1, x1 += 1;
-  if (y1 - y0 < 1e-9) y0 -= 1, y1 += 1;
-  const double padX = (x1 - x0) * 0.04, padY = (y1 - y0) * 0.08;
-  x0 -= padX, x1 += padX, y0 -= padY, y1 += padY;
-  const double plotWidth = width - left - right, plotHeight = height - top - bottom;
-  if (equalAspect) {  // one metre is as long on both axes
-    const double scale = std::max((x1 - x0) / plotWidth, (y1 - y0) / plotHeight);
-    const double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-    x0 = cx - scale * plotWidth / 2, x1 = cx + scale * plotWidth / 2;
-    y0 = cy - scale * plotHeight / 2, y1 = cy + scale * plotHeight / 2;
-  }
-  auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * plotWidth; };
-  auto py = [&](double y) { return top + (y1 - y) / (y1 - y0) * plotHeight; };
-  std::ostringstream svg;
-  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
-      << "' font-family='sans-serif' font-size='11'>\n"
-      << "<text x='" << left << "' y='18' font-size='13' font-weight='bold'>" << title << "</text>\n"
-      << "<rect x='" << left << "' y='" << top << "' width='" << plotWidth << "' height='" << plotHeight
-      << "' fill='#fafafa' stroke='#888'/>\n";
-  for (int i = 0; i <= 4; ++i) {  // ticks
-    const double x = x0 + (x1 - x0) * i / 4, y = y0 + (y1 - y0) * i / 4;
-    svg << "<text x='" << fixed(px(x), 1) << "' y='" << height - bottom + 14 << "' text-anchor='middle'>"
-        << fixed(x, 1) << "</text>\n<text x='" << left - 6 << "' y='" << fixed(py(y) + 4, 1)
-        << "' text-anchor='end'>" << fixed(y, 1) << "</text>\n<line x1='" << fixed(px(x), 1) << "' y1='" << top
-        << "' x2='" << fixed(px(x), 1) << "' y2='" << height - bottom << "' stroke='#e4e4e4'/>\n<line x1='" << left
-        << "' y1='" << fixed(py(y), 1) << "' x2='" << width - right << "' y2='" << fixed(py(y), 1)
-        << "' stroke='#e4e4e4'/>\n";
-  }
-  svg << "<text x='" << left + plotWidth / 2 << "' y='" << height - 6 << "' text-anchor='middle'>" << xLabel
-      << "</text>\n<text x='14' y='" << top + plotHeight / 2 << "' transform='rotate(-90 14 " << top + plotHeight / 2
-      << ")' text-anchor='middle'>" << yLabel << "</text>\n";
-  for (const Rectangle& r : rectangles)
-    svg << "<rect x='" << fixed(px(r.x0), 1) << "' y='" << fixed(py(r.y1), 1) << "' width='"
-        << fixed(px(r.x1) - px(r.x0), 1) << "' height='" << fixed(py(r.y0) - py(r.y1), 1) << "' fill='none' stroke='"
-        << r.colour << "' stroke-width='2'/>\n";
-  for (size_t k = 0; k < series.size(); ++k) {
-    const Series& s = series[k];
-    svg << "<polyline fill='none' stroke='" << s.colour << "' stroke-width='1.5'"
-        << (s.dashed ? " stroke-dasharray='5,4'" : "") << " points='";
-    const size_t stride = std::max<size_t>(1, s.x.size() / 1500);  // at most ~1500 points a line
-    for (size_t i = 0; i < s.x.size(); i += stride)
-      if (std::isfinite(s.x[i]) && std::isfinite(s.y[i])) svg << fixed(px(s.x[i]), 1) << "," << fixed(py(s.y[i]), 1) << " ";
-    svg << "'/>\n<text x='" << width - right + 10 << "' y='" << top + 14 + 16 * k << "' fill='" << s.colour << "'>"
-        << s.name << "</text>\n";
-  }
-  svg << "</svg>\n";
-  return svg.str();
-}
-
-const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
 }  // namespace
 
@@ -159,6 +68,7 @@ std::string summaryJson(const SceneSummary& summary) {
     if (v.hasGhost)
       json << ", \"ghost_max_distance\": " << jsonNumber(v.ghostMaxDistance) << ", \"ghost_final_distance\": "
            << jsonNumber(v.ghostFinalDistance);
+    if (v.hasPath) json << ", \"path_time\": " << (v.pathTime >= 0 ? jsonNumber(v.pathTime) : "null");
     if (v.hasModel)  // the single-track model's understeer gradient at speed (no slip epsilon)
       json << ", \"understeer_gradient_deg_per_g\": "
            << jsonNumber(v.model.understeerGradient(1e6f) * 9.81 * 180 / SIMD_PI);

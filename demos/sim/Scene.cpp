@@ -224,6 +224,7 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
           if (entry.path.size() < 2) reader.fail("a path needs at least 2 points");
         });
         reader.on("lookahead", [&](const toml::node& n) { entry.lookahead = reader.number(n, 0.1, 100); });
+        reader.on("lateral_g", [&](const toml::node& n) { entry.lateralG = reader.number(n, 0, 5); });
         reader.on("ghost", [&](const toml::node& n) { entry.ghost = reader.boolean(n); });
         reader.on("drift_angle_deg", [&](const toml::node& n) { entry.driftAngleDegrees = reader.number(n, -80, 80); });
         reader.on("drift_seconds", [&](const toml::node& n) { entry.driftSeconds = reader.number(n, 0, 600); });
@@ -232,6 +233,17 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
         reader.on("step_seconds", [&](const toml::node& n) { entry.stepSeconds = reader.number(n, 1, 600); });
         reader.on("amplitude_deg", [&](const toml::node& n) { entry.amplitudeDegrees = reader.number(n, -60, 60); });
         reader.on("esc", [&](const toml::node& n) { entry.esc = reader.boolean(n) ? 1 : 0; });
+        reader.on("set", [&](const toml::node& n) {
+          const toml::array* texts = n.as_array();
+          if (!texts) reader.fail("expects an array of \"section.key=value\" strings");
+          for (const toml::node& text : *texts) {
+            try {
+              entry.scriptOverrides.push_back(parseKeyOverride(reader.text(text)));
+            } catch (const Error& error) {
+              reader.fail(error.message());
+            }
+          }
+        });
         reader.on("wheel_query", [&](const toml::node& n) {
           entry.wheelQuery = reader.text(n);
           if (entry.wheelQuery != "ray" && entry.wheelQuery != "sphere" && entry.wheelQuery != "cylinder")

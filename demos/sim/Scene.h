@@ -11,11 +11,11 @@
 //               "constant_radius",
 //               events [[t, pedal, brake, steer, handbrake], ...] (timeline),
 //               speed, steer (hold_speed), path [[x, y], ...], lookahead, speed (follow_path,
-//               parking), ghost (parking: seed 002's kinematic bicycle driven alongside),
+//               parking), lateral_g (follow_path: a course driver's corner speeds), ghost (parking: seed 002's kinematic bicycle driven alongside),
 //               drift_angle_deg, drift_seconds, speed (drift: entry speed),
 //               radius, speed, speed_step, step_seconds (constant_radius: ISO 4138),
 //               speed, amplitude_deg (sine_with_dwell: FMVSS 126, road-wheel amplitude),
-//               esc (overrides the script's [assists] esc)
+//               esc (overrides the script's [assists] esc), set (script key overrides)
 //   [surfaces]  materials = { object = material, ... } (a track's OBJ objects; the rest are 0),
 //               friction = [[surface_id, material, friction], ...] (SurfaceTable.h)
 // The world is Z up (the models' and tracks' convention); heading 0 points a vehicle along +y.
@@ -53,6 +53,7 @@ struct VehicleEntry {
   double steer = 0;                   // [-1, 1] (hold_speed)
   std::vector<std::array<double, 2>> path;  // m (follow_path, parking)
   double lookahead = 4;               // m (pure pursuit)
+  double lateralG = 0;                // follow_path: > 0 slows to v^2 |curvature| <= lateral_g g; 0 no limit
   bool ghost = false;                 // parking: a kinematic bicycle alongside
   double driftAngleDegrees = 25;      // drift: body slip angle to hold, > 0 in a left turn
   double driftSeconds = 5;            // drift: how long to hold it
@@ -68,6 +69,9 @@ struct VehicleEntry {
   // amplitude (deg) with 0.5 s of dwell at its second peak.
   double amplitudeDegrees = 5;
   int esc = -1;  // -1: the script's stability control; 0 off; 1 on
+  // set = ["section.key=value", ...]: this vehicle's script with these keys overridden
+  // (KeyOverride.h), before any raycar-sim --set of the same keys.
+  std::vector<KeyOverride> scriptOverrides;
 };
 
 // One row of [surfaces] friction: tire surface `surfaceId` on ground `material`.

@@ -123,9 +123,12 @@ void SceneRunner::buildGround() {
 void SceneRunner::spawnVehicles() {
   std::map<std::string, LoadedVehicle> loaded;  // each script (and wheel query) once
   for (const VehicleEntry& entry : scene_.vehicles) {
-    const std::string key = entry.script + "\n" + entry.wheelQuery + "\n" + std::to_string(entry.esc);
+    std::string key = entry.script + "\n" + entry.wheelQuery + "\n" + std::to_string(entry.esc);
+    for (const KeyOverride& override : entry.scriptOverrides) key += "\n" + override.text;
     if (!loaded.count(key)) {
-      LoadedVehicle vehicle = loadVehicle(entry.script, scene_.scriptOverrides);
+      std::vector<KeyOverride> overrides = entry.scriptOverrides;
+      overrides.insert(overrides.end(), scene_.scriptOverrides.begin(), scene_.scriptOverrides.end());
+      LoadedVehicle vehicle = loadVehicle(entry.script, overrides);
       if (!entry.wheelQuery.empty()) {
         const GroundQueryKind kind = entry.wheelQuery == "sphere"     ? GroundQueryKind::Sphere
                                      : entry.wheelQuery == "cylinder" ? GroundQueryKind::Cylinder
@@ -155,6 +158,7 @@ void SceneRunner::spawnVehicles() {
       run.driver = makeDriver(entry);
       measureAxles(run);
       run.summary.script = entry.script;
+      run.summary.hasPath = entry.driver == DriverType::FollowPath;
       try {
         run.summary.model = singleTrackModel(vehicle.settings, vehicle.mass, btScalar(scene_.gravity),
                                              btScalar(scene_.friction));
@@ -273,6 +277,7 @@ void SceneRunner::step() {
       summary.maxLateralG = std::max(summary.maxLateralG, std::fabs(double(change.dot(vehicle.worldRight()))) / scene_.gravity);
     }
     summary.gearChanges = vehicle.powertrain().shifts;
+    if (summary.hasPath && summary.pathTime < 0 && run.driver->pathComplete()) summary.pathTime = time();
     if (run.ghost) {
       const DriverView seen = view(run);
       const double distance = std::hypot(seen.x - run.ghost->state().x, seen.y - run.ghost->state().y);

@@ -49,6 +49,8 @@ struct VehicleSummary {
   double ghostMaxDistance = 0;  // m between rear axle and bicycle ghost
   double ghostFinalDistance = 0;
   bool insideParkingSpace = false;
+  bool hasPath = false;             // a follow_path driver: pathTime is its course time
+  double pathTime = -1;             // s from the start to within 1 m of the path's end; -1: not reached
   bool hasModel = false;            // the single-track model of its settings could be made
   SingleTrackModel model;
 };
