@@ -2,7 +2,7 @@
 # Installs the Debian packages raycar needs to build and test, skipping what is already installed.
 # Run as root on Debian 12 (bookworm).
 set -euo pipefail
-packages=(cmake g++ make libbullet-dev libtinyobjloader-dev doctest-dev libtomlplusplus-dev
+packages=(cmake g++ make parallel libbullet-dev libtinyobjloader-dev doctest-dev libtomlplusplus-dev
           libbenchmark-dev clang libclang-rt-14-dev
           pkg-config libglfw3-dev libgl-dev libimgui-dev libstb-dev xvfb xauth)
 missing=()

@@ -55,11 +55,15 @@ std::string plot(const std::string& title, const std::string& xLabel, const std:
       << "<text x='" << left << "' y='18' font-size='13' font-weight='bold'>" << title << "</text>\n"
       << "<rect x='" << left << "' y='" << top << "' width='" << plotWidth << "' height='" << plotHeight
       << "' fill='#fafafa' stroke='#888'/>\n";
+  // Tick labels with as many decimals as a quarter of the axis needs (at least one): a figure that
+  // spans 0.92 to 0.95 is labelled 0.925, 0.933, ..., not 0.9 five times.
+  auto decimals = [](double span) { return std::clamp(int(std::ceil(-std::log10(span / 4))) + 1, 1, 6); };
+  const int xDecimals = decimals(x1 - x0), yDecimals = decimals(y1 - y0);
   for (int i = 0; i <= 4; ++i) {  // ticks
     const double x = x0 + (x1 - x0) * i / 4, y = y0 + (y1 - y0) * i / 4;
     svg << "<text x='" << fixed(px(x), 1) << "' y='" << height - bottom + 14 << "' text-anchor='middle'>"
-        << fixed(x, 1) << "</text>\n<text x='" << left - 6 << "' y='" << fixed(py(y) + 4, 1)
-        << "' text-anchor='end'>" << fixed(y, 1) << "</text>\n<line x1='" << fixed(px(x), 1) << "' y1='" << top
+        << fixed(x, xDecimals) << "</text>\n<text x='" << left - 6 << "' y='" << fixed(py(y) + 4, 1)
+        << "' text-anchor='end'>" << fixed(y, yDecimals) << "</text>\n<line x1='" << fixed(px(x), 1) << "' y1='" << top
         << "' x2='" << fixed(px(x), 1) << "' y2='" << height - bottom << "' stroke='#e4e4e4'/>\n<line x1='" << left
         << "' y1='" << fixed(py(y), 1) << "' x2='" << width - right << "' y2='" << fixed(py(y), 1)
         << "' stroke='#e4e4e4'/>\n";
