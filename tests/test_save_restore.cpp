@@ -3,6 +3,8 @@
 // changes nothing.
 #include <doctest/doctest.h>
 
+#include "raycar/io/RigidBodyState.h"
+
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -20,30 +22,7 @@ using namespace raycar::test;
 namespace {
 
 // What a game saves of a Bullet body alongside the vehicle.
-struct BodyState {
-  btTransform transform, interpolationTransform;
-  btVector3 linearVelocity, angularVelocity, interpolationLinear, interpolationAngular;
-  btScalar deactivationTime;
-  explicit BodyState(const btRigidBody& body)
-      : transform(body.getWorldTransform()),
-        interpolationTransform(body.getInterpolationWorldTransform()),
-        linearVelocity(body.getLinearVelocity()),
-        angularVelocity(body.getAngularVelocity()),
-        interpolationLinear(body.getInterpolationLinearVelocity()),
-        interpolationAngular(body.getInterpolationAngularVelocity()),
-        deactivationTime(body.getDeactivationTime()) {}
-  void restore(btRigidBody& body) const {
-    // setCenterOfMassTransform, not setWorldTransform: it also turns the world inverse inertia
-    // tensor, which the next step reads before Bullet updates it.
-    body.setCenterOfMassTransform(transform);
-    body.setInterpolationWorldTransform(interpolationTransform);
-    body.setLinearVelocity(linearVelocity);
-    body.setAngularVelocity(angularVelocity);
-    body.setInterpolationLinearVelocity(interpolationLinear);
-    body.setInterpolationAngularVelocity(interpolationAngular);
-    body.setDeactivationTime(deactivationTime);
-  }
-};
+using BodyState = raycar::RigidBodyState;
 
 // A driver that uses every input: pedal and steering that vary, a footbrake stop, the handbrake.
 DriverInput busyDriver(int step) {

@@ -9,6 +9,7 @@ namespace {
 
 class TimelineDriver final : public Driver {
  public:
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<TimelineDriver>(*this); }
   explicit TimelineDriver(std::vector<TimelineEvent> events) : events_(std::move(events)) {}
   DriverCommand update(const DriverView& view) override {
     while (next_ < events_.size() && events_[next_].time <= view.time + 1e-9) ++next_;
@@ -50,6 +51,7 @@ class SpeedController {
 
 class HoldSpeedDriver final : public Driver {
  public:
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<HoldSpeedDriver>(*this); }
   explicit HoldSpeedDriver(const VehicleEntry& entry) : speed_(entry.speed), steer_(entry.steer) {}
   DriverCommand update(const DriverView& view) override {
     DriverCommand command;
@@ -126,6 +128,7 @@ class PurePursuit {
 
 class FollowPathDriver final : public Driver {
  public:
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<FollowPathDriver>(*this); }
   explicit FollowPathDriver(const VehicleEntry& entry)
       : pursuit_(entry.path, entry.lookahead), speed_(entry.speed), lateralAcceleration_(entry.lateralG * 9.81) {}
   DriverCommand update(const DriverView& view) override {
@@ -152,6 +155,7 @@ class FollowPathDriver final : public Driver {
 
 class DriftDriver final : public Driver {
  public:
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<DriftDriver>(*this); }
   explicit DriftDriver(const VehicleEntry& entry)
       : entrySpeed_(entry.speed),
         target_(entry.driftAngleDegrees * SIMD_PI / 180),
@@ -213,6 +217,7 @@ class DriftDriver final : public Driver {
 
 class ParkingDriver final : public Driver {
  public:
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<ParkingDriver>(*this); }
   explicit ParkingDriver(const VehicleEntry& entry)
       : pursuit_(entry.path, entry.lookahead), cruise_(std::min(entry.speed, kMaxSpeed)) {}
   DriverCommand update(const DriverView& view) override {
@@ -247,6 +252,7 @@ class ParkingDriver final : public Driver {
 // stop: the limit has been found.
 class ConstantRadiusDriver final : public Driver {
  public:
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<ConstantRadiusDriver>(*this); }
   explicit ConstantRadiusDriver(const VehicleEntry& entry)
       : radius_(entry.radius), speed_(entry.speed), step_(entry.speedStep), stepSeconds_(entry.stepSeconds) {}
   DriverCommand update(const DriverView& view) override {
@@ -295,6 +301,7 @@ double sineWithDwell(double t, double amplitude) {
 // the throttle), then the sine with dwell on the steering, coasting on.
 class SineWithDwellDriver final : public Driver {
  public:
+  std::unique_ptr<Driver> clone() const override { return std::make_unique<SineWithDwellDriver>(*this); }
   explicit SineWithDwellDriver(const VehicleEntry& entry)
       : speed_(entry.speed), amplitude_(entry.amplitudeDegrees * SIMD_PI / 180) {}
   DriverCommand update(const DriverView& view) override {

@@ -48,6 +48,8 @@ class Driver {
  public:
   virtual ~Driver() = default;
   virtual DriverCommand update(const DriverView& view) = 0;
+  // A copy in its present state (a rollback's snapshot).
+  virtual std::unique_ptr<Driver> clone() const = 0;
   // A driver with a path (follow_path): true once within 1 m of its end.
   virtual bool pathComplete() const { return false; }
 };

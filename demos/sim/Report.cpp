@@ -56,7 +56,11 @@ void writeTelemetryCsv(const std::string& path, const std::vector<TelemetryRow>&
 std::string summaryJson(const SceneSummary& summary) {
   std::ostringstream json;
   json << "{\n  \"scene\": \"" << summary.name << "\",\n  \"steps\": " << summary.steps
-       << ",\n  \"simulated_time\": " << jsonNumber(summary.simulatedTime) << ",\n  \"vehicles\": [\n";
+       << ",\n  \"simulated_time\": " << jsonNumber(summary.simulatedTime) << ",\n";
+  if (summary.rollbacks > 0)
+    json << "  \"rollbacks\": " << summary.rollbacks << ",\n  \"largest_rollback_correction\": "
+         << jsonNumber(summary.largestRollbackCorrection) << ",\n";
+  json << "  \"vehicles\": [\n";
   for (size_t i = 0; i < summary.vehicles.size(); ++i) {
     const VehicleSummary& v = summary.vehicles[i];
     json << "    {\"script\": \"" << v.script << "\", \"distance\": " << jsonNumber(v.distance)

@@ -130,6 +130,13 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
         reader.on("duration", [&](const toml::node& n) { scene.duration = reader.number(n, 0, 3600); });
         reader.on("record_every", [&](const toml::node& n) { scene.recordEvery = int(reader.number(n, 1, 1e6)); });
         reader.on("gravity", [&](const toml::node& n) { scene.gravity = reader.number(n, 0, 100); });
+        reader.on("rollback_every", [&](const toml::node& n) { scene.rollbackEvery = int(reader.number(n, 0, 1e6)); });
+        reader.on("rollback_steps", [&](const toml::node& n) { scene.rollbackSteps = int(reader.number(n, 1, 1e6)); });
+        reader.on("rollback_prediction", [&](const toml::node& n) {
+          const std::string prediction = reader.text(n);
+          if (prediction != "hold" && prediction != "exact") reader.fail("must be \"hold\" or \"exact\"");
+          scene.rollbackHoldsInputs = prediction == "hold";
+        });
         reader.on("parking_space", [&](const toml::node& n) {
           const std::vector<double> v = reader.numbers(n, 4, -1e4, 1e4);
           scene.parkingSpace = {v[0], v[1], v[2], v[3]};
@@ -153,6 +160,8 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
         reader.on("wavelength", [&](const toml::node& n) { scene.heightfieldWavelength = reader.number(n, 1, 1e4); });
       }
       reader.read();
+      if (section == "scene" && scene.rollbackEvery > 0 && scene.rollbackSteps >= scene.rollbackEvery)
+        throw Error({path, line, "scene.rollback_steps"}, "must be fewer than rollback_every");
       // A heightfield holds (size / cell + 1)^2 heights; 4096 cells a side is 64 MiB already.
       if (section == "ground" && scene.ground == GroundType::Heightfield &&
           scene.heightfieldSize / scene.heightfieldCell > 4096)

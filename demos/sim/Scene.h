@@ -2,7 +2,8 @@
 // A scene for raycar-sim: the ground, the vehicles with their start poses, and a driver for each.
 // Scene files are TOML; errors name the file, the line and the key, as vehicle scripts do.
 //
-//   [scene]     name, step (s), duration (s), record_every (steps), gravity (m/s^2)
+//   [scene]     name, step (s), duration (s), record_every (steps), gravity (m/s^2),
+//               rollback_every, rollback_steps (steps), rollback_prediction = "hold" | "exact"
 //   [ground]    type = "plane" | "incline" | "track" | "heightfield", friction,
 //               slope_deg (incline, rising along +y), obj (track), size, cell, amplitude,
 //               wavelength (heightfield)
@@ -88,6 +89,14 @@ struct Scene {
   double duration = 10;      // s
   int recordEvery = 1;       // steps between telemetry rows
   double gravity = 9.81;     // m/s^2
+  // Rollback, as a networked game does it: every rollbackEvery steps the runner rewinds
+  // rollbackSteps steps (vehicles, chassis bodies, drivers, figures) and replays them with the
+  // drivers' own inputs. In the steps it rewinds, the inputs were predicted: "hold" keeps each
+  // driver's last input (a remote player's late input), "exact" asks the driver (a prediction
+  // that was right). Either way the replayed run is the run that never rewound. 0: no rollback.
+  int rollbackEvery = 0;
+  int rollbackSteps = 10;
+  bool rollbackHoldsInputs = true;
   GroundType ground = GroundType::Plane;
   double friction = 1;
   double slopeDegrees = 0;

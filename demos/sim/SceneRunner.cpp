@@ -247,10 +247,78 @@ void SceneRunner::overrideInput(size_t index, const DriverInput& input) {
 }
 
 void SceneRunner::step() {
+  const int every = scene_.rollbackEvery;
+  if (every > 0 && !predicting_ && (steps_ + scene_.rollbackSteps) % every == 0) {
+    // The last confirmed step before a rollback point: what the replay starts from.
+    saveSnapshot(confirmed_);
+    predicting_ = true;
+  }
+  advance(predicting_ && scene_.rollbackHoldsInputs);
+  if (predicting_ && (steps_ % every == 0 || finished())) rollBack();
+}
+
+void SceneRunner::rollBack() {
+  std::vector<btVector3> predicted;
+  for (const Run& run : runs_) predicted.push_back(run.car->chassis().getCenterOfMassPosition());
+  const int target = steps_;
+  restoreSnapshot(confirmed_);
+  predicting_ = false;
+  while (steps_ < target) advance(false);
+  ++rollbacks_;
+  for (size_t i = 0; i < runs_.size(); ++i)
+    largestCorrection_ =
+        std::max(largestCorrection_, double((runs_[i].car->chassis().getCenterOfMassPosition() - predicted[i]).length()));
+}
+
+void SceneRunner::saveSnapshot(Snapshot& snapshot) const {
+  snapshot.steps = steps_;
+  snapshot.telemetryRows = telemetry_.size();
+  snapshot.traceLengths.clear();
+  for (const WheelTrace& trace : wheelTraces_) snapshot.traceLengths.push_back(trace.time.size());
+  snapshot.runs.resize(runs_.size());
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    const Run& run = runs_[i];
+    RunSnapshot& saved = snapshot.runs[i];
+    run.car->vehicle().saveState(saved.vehicleState);
+    saved.chassis = RigidBodyState(run.car->chassis());
+    saved.driver = run.driver->clone();
+    saved.ghost = run.ghost ? std::optional<KinematicBicycle>(*run.ghost) : std::nullopt;
+    saved.summary = run.summary;
+    saved.lastPosition = run.lastPosition;
+    saved.recentVelocities = run.recentVelocities;
+    saved.lastCommand = run.lastCommand;
+  }
+}
+
+void SceneRunner::restoreSnapshot(const Snapshot& snapshot) {
+  steps_ = snapshot.steps;
+  telemetry_.resize(snapshot.telemetryRows);
+  wheelTraces_.resize(snapshot.traceLengths.size());
+  for (size_t i = 0; i < wheelTraces_.size(); ++i) {
+    wheelTraces_[i].time.resize(snapshot.traceLengths[i]);
+    wheelTraces_[i].travelled.resize(snapshot.traceLengths[i]);
+    wheelTraces_[i].compression.resize(snapshot.traceLengths[i]);
+  }
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    Run& run = runs_[i];
+    const RunSnapshot& saved = snapshot.runs[i];
+    run.car->vehicle().restoreState(saved.vehicleState.data(), saved.vehicleState.size());
+    saved.chassis.restore(run.car->chassis());
+    run.driver = saved.driver->clone();
+    if (saved.ghost) *run.ghost = *saved.ghost;
+    run.summary = saved.summary;
+    run.lastPosition = saved.lastPosition;
+    run.recentVelocities = saved.recentVelocities;
+    run.lastCommand = saved.lastCommand;
+  }
+}
+
+void SceneRunner::advance(bool holdInputs) {
   for (Run& run : runs_) {
-    const DriverView seen = view(run);
-    DriverCommand command = run.driver->update(seen);
+    // A held input stands for a remote player's input not yet received: the driver is not asked.
+    DriverCommand command = holdInputs ? run.lastCommand : run.driver->update(view(run));
     if (run.overridden) command.input = run.overrideInput;
+    run.lastCommand = command;
     run.car->vehicle().setInput(command.input);
     if (run.ghost) run.ghost->step(btScalar(command.acceleration), btScalar(command.steerAngle), btScalar(scene_.step));
   }
@@ -339,6 +407,8 @@ SceneSummary SceneRunner::summary() const {
   summary.name = scene_.name;
   summary.steps = steps_;
   summary.simulatedTime = time();
+  summary.rollbacks = rollbacks_;
+  summary.largestRollbackCorrection = largestCorrection_;
   for (const Run& run : runs_) {
     VehicleSummary vehicle = run.summary;
     const btTransform transform = run.car->chassis().getWorldTransform();

@@ -4,7 +4,9 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "Scene.h"
 #include "raycar/extras/KinematicBicycle.h"
 #include "raycar/extras/SingleTrack.h"
+#include "raycar/io/RigidBodyState.h"
 #include "raycar/io/VehicleLoader.h"
 
 namespace raycar::sim {
@@ -67,6 +70,8 @@ struct SceneSummary {
   std::string name;
   int steps = 0;
   double simulatedTime = 0;  // s
+  int rollbacks = 0;                       // [scene] rollback_every: how many times it rewound
+  double largestRollbackCorrection = 0;    // m: the most a chassis moved when its steps were replayed
   std::vector<VehicleSummary> vehicles;
 };
 
@@ -115,7 +120,31 @@ class SceneRunner {
     bool overridden = false;
     DriverInput overrideInput;
     std::vector<btVector3> recentVelocities;  // the last 0.1 s, oldest first (lateral g)
+    DriverCommand lastCommand;  // the command of the last step (held while inputs are predicted)
   };
+  // Everything a step changes, for a rollback: vehicles, chassis bodies, drivers, ghosts, figures.
+  struct RunSnapshot {
+    std::vector<std::uint8_t> vehicleState;  // RaycastVehicle::saveState
+    RigidBodyState chassis;
+    std::unique_ptr<Driver> driver;
+    std::optional<KinematicBicycle> ghost;
+    VehicleSummary summary;
+    btVector3 lastPosition{0, 0, 0};
+    std::vector<btVector3> recentVelocities;
+    DriverCommand lastCommand;
+  };
+  struct Snapshot {
+    int steps = 0;
+    size_t telemetryRows = 0;
+    std::vector<size_t> traceLengths;
+    std::vector<RunSnapshot> runs;
+  };
+  // One fixed step; holdInputs: every driver's last command instead of asking it.
+  void advance(bool holdInputs);
+  // Back to the confirmed snapshot, then forward again to where it was with the drivers' inputs.
+  void rollBack();
+  void saveSnapshot(Snapshot& snapshot) const;
+  void restoreSnapshot(const Snapshot& snapshot);
   void buildGround();
   void spawnVehicles();
   static void measureAxles(Run& run);
@@ -140,6 +169,10 @@ class SceneRunner {
   int steps_ = 0;
   int totalSteps_ = 0;
   int substeps_ = 1;  // Bullet substeps per scene step: none longer than max_time_step_vehicle
+  Snapshot confirmed_;        // rollback: the state rollbackSteps before the next rollback point
+  bool predicting_ = false;   // rollback: stepping on predicted inputs since confirmed_
+  int rollbacks_ = 0;
+  double largestCorrection_ = 0;  // m
 };
 
 }  // namespace raycar::sim
