@@ -102,11 +102,64 @@ BenchWorld::BenchWorld(HillTerrain& terrain)
 
 BenchWorld::~BenchWorld() { world_->removeRigidBody(ground_.get()); }
 
+GameJobSystem::GameJobSystem(int threads) : threads_(std::max(threads, 1)) {
+  for (int worker = 1; worker < threads; ++worker) workers_.emplace_back([this, worker] { work(worker); });
+}
+
+GameJobSystem::~GameJobSystem() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void GameJobSystem::parallelFor(int count, const std::function<void(int begin, int end)>& body) {
+  const int threads = threads_;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    body_ = &body;
+    count_ = count;
+    pending_ = threads_ - 1;
+    ++generation_;
+  }
+  wake_.notify_all();
+  body(0, count / threads);  // the calling thread's range: the first
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_.wait(lock, [this] { return pending_ == 0; });
+}
+
+void GameJobSystem::work(int worker) {
+  int seen = 0;
+  const int threads = threads_;
+  for (;;) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+    if (stopping_) return;
+    seen = generation_;
+    const std::function<void(int, int)>& body = *body_;
+    const int count = count_;
+    lock.unlock();
+    body(count * worker / threads, count * (worker + 1) / threads);
+    lock.lock();
+    if (--pending_ == 0) done_.notify_one();
+  }
+}
+
 Fleet::Fleet(BenchWorld& world, FleetKind kind, int count, int threads)
     : world_(world), kind_(kind), chassisShape_(std::make_unique<btBoxShape>(kChassisHalfExtents)) {
   btVector3 inertia;
   chassisShape_->calculateLocalInertia(kMass, inertia);
   if (kind == FleetKind::RaycarGroup) group_ = std::make_unique<VehicleGroup>(threads);
+  if (kind == FleetKind::RaycarGroupGameJobs) {
+    // The group starts no threads of its own: every step's work goes through the game's jobs.
+    jobs_ = std::make_unique<GameJobSystem>(threads);
+    group_ = std::make_unique<VehicleGroup>(1);
+    group_->setParallelFor([jobs = jobs_.get()](int count, const std::function<void(int, int)>& body) {
+      jobs->parallelFor(count, body);
+    });
+  }
   if (kind == FleetKind::Bullet) {
     raycaster_ = std::make_unique<btDefaultVehicleRaycaster>(&world.world());
     // Bullet's rates are per unit of chassis mass: k = g / (4 x static sag) gives the same sag
@@ -140,6 +193,7 @@ Fleet::Fleet(BenchWorld& world, FleetKind kind, int count, int threads)
                                                                        : GroundQueryKind::Cylinder)));
         break;
       case FleetKind::RaycarGroup:
+      case FleetKind::RaycarGroupGameJobs:
         group_->addVehicle(body, raycarSettings(true));
         break;
       case FleetKind::Bullet: {
@@ -173,6 +227,7 @@ void Fleet::updateVehicles(btCollisionWorld* world, btScalar dt) {
       for (auto& car : raycars_) car->updateAction(world, dt);
       break;
     case FleetKind::RaycarGroup:
+    case FleetKind::RaycarGroupGameJobs:
       group_->updateAction(world, dt);
       break;
     case FleetKind::Bullet:
@@ -194,7 +249,7 @@ void Fleet::drive() {
       car.setSteeringValue(steer, 1);
       continue;
     }
-    RaycastVehicle& car = kind_ == FleetKind::RaycarGroup ? group_->vehicle(i) : *raycars_[size_t(i)];
+    RaycastVehicle& car = group_ ? group_->vehicle(i) : *raycars_[size_t(i)];
     DriverInput input;
     input.pedal = std::clamp(0.2f + 0.3f * speedError, btScalar(0), btScalar(1));
     input.brake = std::clamp(-0.2f * speedError, btScalar(0), btScalar(1));

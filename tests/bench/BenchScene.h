@@ -11,6 +11,9 @@
 #include <BulletDynamics/Vehicle/btRaycastVehicle.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -67,7 +70,32 @@ enum class FleetKind {
   RaycarSphere,    // the same with every wheel's ground query a sphere cast
   RaycarCylinder,  // the same with every wheel's ground query a cylinder cast
   RaycarGroup,     // one VehicleGroup, `threads` threads
+  RaycarGroupGameJobs,  // one VehicleGroup run by a game's job system of `threads` threads
   Bullet,          // btRaycastVehicle::updateAction per car
+};
+
+// A game's job system as a small engine has one: the calling thread and threads - 1 workers that
+// live as long as the game and wait on a condition variable between jobs. parallelFor splits
+// [0, count) into one range per thread and returns when all are done (VehicleGroup::ParallelFor).
+class GameJobSystem {
+ public:
+  explicit GameJobSystem(int threads);
+  ~GameJobSystem();
+  GameJobSystem(const GameJobSystem&) = delete;
+  GameJobSystem& operator=(const GameJobSystem&) = delete;
+  void parallelFor(int count, const std::function<void(int begin, int end)>& body);
+
+ private:
+  void work(int worker);
+  const int threads_;  // the calling thread and threads_ - 1 workers
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(int, int)>* body_ = nullptr;
+  int count_ = 0;
+  int generation_ = 0;  // one per parallelFor: a worker runs each generation once
+  int pending_ = 0;     // workers still running this generation's ranges
+  bool stopping_ = false;
 };
 
 // N cars of one kind added to a BenchWorld; removed again on destruction.
@@ -99,6 +127,7 @@ class Fleet {
   std::vector<std::unique_ptr<btRigidBody>> chassis_;
   std::vector<btVector3> cellCentres_;  // each car's circle
   std::vector<std::unique_ptr<RaycastVehicle>> raycars_;
+  std::unique_ptr<GameJobSystem> jobs_;  // RaycarGroupGameJobs
   std::unique_ptr<VehicleGroup> group_;
   btRaycastVehicle::btVehicleTuning tuning_;
   std::unique_ptr<btDefaultVehicleRaycaster> raycaster_;

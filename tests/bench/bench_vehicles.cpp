@@ -7,6 +7,7 @@
 //   raycar_nocache  the same with a full rayTest per wheel
 //   raycar_sphere, raycar_cylinder  the same with sphere or cylinder wheels
 //   group1, group2  a VehicleGroup on one and on two threads
+//   group2_game     a VehicleGroup on a game's job system of two threads (setParallelFor)
 //   bullet          btRaycastVehicle::updateAction
 //   rays4           four plain btCollisionWorld::rayTest calls per car, cast beside the raycar
 //                   cars (the floor for a vehicle that casts its wheel rays through Bullet)
@@ -51,11 +52,12 @@ FleetKind fleetKind(const std::string& kind) {
   if (kind == "raycar_sphere") return FleetKind::RaycarSphere;
   if (kind == "raycar_cylinder") return FleetKind::RaycarCylinder;
   if (kind == "group1" || kind == "group2") return FleetKind::RaycarGroup;
+  if (kind == "group2_game") return FleetKind::RaycarGroupGameJobs;
   if (kind == "bullet") return FleetKind::Bullet;
   return FleetKind::Raycar;
 }
 
-int threadsOf(const std::string& kind) { return kind == "group2" ? 2 : 1; }
+int threadsOf(const std::string& kind) { return kind == "group2" || kind == "group2_game" ? 2 : 1; }
 
 // Four plain rayTests per car from its wheels' attachment points, as both vehicles cast them.
 double castFloorRays(BenchWorld& world, const Fleet& fleet) {
@@ -191,6 +193,16 @@ void printSummary(CollectingReporter& r, double raycarBytes, double bulletBytes)
           raycar, bullet, raycar / bullet, rays, raycar / rays, nocache, group1, group2,
           group1 / group2, group2 / bullet);
   }
+  print("\nThe group on the game's job system (VehicleGroup::setParallelFor, two threads), us per "
+        "vehicle-step:\n");
+  print("| N | group, 1 thread | group, own 2 threads | group, game's 2 threads | game's speed-up "
+        "| game's / own |\n|---|---|---|---|---|---|\n");
+  for (int n : {1, 10, 100, 1000}) {
+    const double group1 = r.median("group1", n, 1), group2 = r.median("group2", n, 1);
+    const double game = r.median("group2_game", n, 1);
+    if (group1 == 0 || game == 0) continue;
+    print("| %d | %.2f | %.2f | %.2f | %.2f | %.2f |\n", n, group1, group2, game, group1 / game, game / group2);
+  }
   print("\nWheels with a shape (WheelSettings::groundQuery), us per vehicle-step:\n");
   print("| N | ray | sphere | cylinder | btRaycastVehicle | cylinder / ray | cylinder / bullet |\n"
         "|---|---|---|---|---|---|---|\n");
@@ -280,8 +292,8 @@ int main(int argc, char** argv) {
 
   // Steps per run: enough for a stable figure at each N without minutes of warm-up.
   const std::map<int, int> steps = {{1, 20000}, {10, 4000}, {100, 600}, {1000, 150}};
-  const Case everything{1, {"raycar", "bullet", "raycar_nocache", "group1", "group2", "raycar_sphere",
-                            "raycar_cylinder"}};
+  const Case everything{1, {"raycar", "bullet", "raycar_nocache", "group1", "group2", "group2_game",
+                            "raycar_sphere", "raycar_cylinder"}};
   for (const auto& [vehicles, iterations] : steps)
     benchmark::RegisterBenchmark("side_by_side/cell_1m", runCase, everything)
         ->Arg(vehicles)->Iterations(iterations)->UseManualTime()->Unit(benchmark::kMicrosecond);
