@@ -334,3 +334,20 @@ TEST_CASE("launch: the sedan's clutch slips at the launch and after each upshift
   CHECK(relocks == 2);
   CHECK(launchHeat > 1000);
 }
+
+TEST_CASE("handling: the course driver laps the circuit at its lateral target, within the tires' grip") {
+  // The coupe on the 790 m circuit; the driver slows to v^2 x pursuit-arc curvature <= 0.85 g.
+  // Its peak lateral acceleration (the velocity's change over 0.1 s) must reach the target less
+  // 5% (corner entries overshoot it, never undershoot it by more) and stay below the grippiest
+  // tire's friction, 1.1: no car corners beyond mu g on level ground. It ends the lap where the
+  // path ends, heading along the last straight (+y, 90 deg) within 10 deg: it did not spin.
+  const SceneSummary summary = run(loadScene(kScenes + "handling.toml"));
+  const VehicleSummary& coupe = summary.vehicles.front();
+  REQUIRE(coupe.finite);
+  REQUIRE(coupe.hasPath);
+  CHECK(coupe.pathTime > 0);
+  CHECK(coupe.maxLateralG >= 0.85 * 0.95);
+  CHECK(coupe.maxLateralG <= 1.1);
+  CHECK(std::fabs(coupe.finalHeadingDegrees - 90) < 10);
+  CHECK(std::hypot(coupe.finalPosition.x(), coupe.finalPosition.y()) < 5);
+}
