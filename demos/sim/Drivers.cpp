@@ -100,6 +100,27 @@ class PurePursuit {
   double remaining() const { return lengths_.back() - travelled_; }
   double curvature() const { return curvature_; }  // 1/m of the last steer()'s arc
 
+  // The fastest speed (m/s) from which every corner ahead can still be taken: each vertex's
+  // corner speed sqrt(a_lateral R), R the radius of the arc pure pursuit cuts across it (tangent to
+  // both segments lookahead / 2 from the vertex: R = lookahead / (2 tan(turn / 2))), reached by
+  // braking at `deceleration` over the distance to it, v^2 = v_corner^2 + 2 a d.
+  double cornerSpeedAhead(double lateralAcceleration, double deceleration) const {
+    double speed = 1e9;
+    for (size_t i = std::max<size_t>(segment_ + 1, 1); i + 1 < path_.size(); ++i) {
+      const double distance = lengths_[i] - travelled_;
+      if (distance < 0) continue;
+      const double headingIn = std::atan2(path_[i][1] - path_[i - 1][1], path_[i][0] - path_[i - 1][0]);
+      const double headingOut = std::atan2(path_[i + 1][1] - path_[i][1], path_[i + 1][0] - path_[i][0]);
+      const double turn = std::fabs(std::remainder(headingOut - headingIn, 2 * SIMD_PI));
+      if (turn < 1e-3) continue;
+      const double radius = lookahead_ / (2 * std::tan(std::min(turn, 3.0) / 2));
+      const double corner = lateralAcceleration * radius;  // v^2
+      speed = std::min(speed, std::sqrt(corner + 2 * deceleration * distance));
+      if (distance > 400) break;  // farther corners cannot bind at road speeds
+    }
+    return speed;
+  }
+
  private:
   double projection(size_t i, double x, double y) const {
     const double ax = path_[i][0], ay = path_[i][1], bx = path_[i + 1][0], by = path_[i + 1][1];
@@ -138,9 +159,12 @@ class FollowPathDriver final : public Driver {
     // Slow down to stop at the end: v <= sqrt(2 a d) with a gentle 2 m/s^2.
     double target = std::min(speed_, std::sqrt(2 * 2.0 * std::max(pursuit_.remaining() - 0.5, 0.0)));
     // A course driver: no faster than the arc to the lookahead point allows at lateral_g,
-    // v^2 |curvature| <= a_lateral.
-    if (lateralAcceleration_ > 0)
+    // v^2 |curvature| <= a_lateral, and slow enough to brake for each corner ahead at the same
+    // acceleration (the friction circle's other axis).
+    if (lateralAcceleration_ > 0) {
       target = std::min(target, std::sqrt(lateralAcceleration_ / std::max(std::fabs(pursuit_.curvature()), 1e-4)));
+      target = std::min(target, pursuit_.cornerSpeedAhead(lateralAcceleration_, lateralAcceleration_));
+    }
     control_.pedalAndBrake(target, view.speed, view.dt, command.input);
     return command;
   }

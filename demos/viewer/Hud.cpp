@@ -128,8 +128,21 @@ void Hud::drawDriverPanel(const RaycastVehicle& vehicle, const HudContext& conte
   ImGui::Text("%s  t %.2f s  %s (Tab)", context.sceneName.c_str(), context.simulatedSeconds, context.viewName);
   if (context.keyboardDriving)
     ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "driver: keyboard");
+  else if (context.controllerDriving)
+    ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "driver: %s", context.controller->mapping->name.c_str());
   else
-    ImGui::TextDisabled("driver: scene (arrows/WASD take over)");
+    ImGui::TextDisabled("driver: scene (arrows/WASD or a controller take over)");
+  if (context.controller && context.controller->connected) {
+    // Raw beside shaped: what the device reports and what the mapping makes of it.
+    const ControllerReading& pad = *context.controller;
+    ImGui::Text("pad: %s (%s)", pad.deviceName.c_str(), pad.mapping->name.c_str());
+    ImGui::Text("steer %+.2f > %+.2f  thr %+.2f > %.2f  brk %+.2f > %.2f", double(pad.rawSteer),
+                double(pad.shaped.steer), double(pad.rawThrottle), double(pad.shaped.throttle), double(pad.rawBrake),
+                double(pad.shaped.brake));
+    if (pad.shaped.handbrake || pad.shaped.shiftUp || pad.shaped.shiftDown)
+      ImGui::Text("%s%s%s", pad.shaped.handbrake ? "[handbrake] " : "", pad.shaped.shiftUp ? "[shift up] " : "",
+                  pad.shaped.shiftDown ? "[shift down]" : "");
+  }
   ImGui::Text("speed  %6.1f km/h", double(vehicle.forwardSpeed()) * 3.6);
   char text[64];
   std::snprintf(text, sizeof(text), "%.0f rpm", double(powertrain.engineRpm));

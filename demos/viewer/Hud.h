@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "GamepadDriver.h"
 #include "raycar/vehicle/RaycastVehicle.h"
 
 namespace raycar::viewer {
@@ -18,6 +19,8 @@ struct HudContext {
   double simulatedSeconds = 0;
   const char* viewName = "";
   bool keyboardDriving = false;
+  bool controllerDriving = false;
+  const ControllerReading* controller = nullptr;  // the gamepad or wheel, raw and shaped
   size_t vehicleCount = 1;
 };
 

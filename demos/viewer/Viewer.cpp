@@ -1,6 +1,7 @@
 #include "Viewer.h"
 
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 #include "KeyboardDriver.h"
@@ -65,6 +66,13 @@ Viewer::Viewer(const ViewerOptions& options)
   hud_.attach(runner_.vehicle(0).vehicle());
   current_ = capturePose(runner_);
   previous_ = current_;
+  // The controller mappings: a file named on the command line must load; the bundled one is
+  // used when it is there (a bad one is an error too, naming its file, line and key).
+  const std::string mappings = options_.controllersPath.empty() ? bundledControllersPath() : options_.controllersPath;
+  if (!options_.controllersPath.empty() || std::ifstream(mappings).good())
+    gamepad_ = std::make_unique<GamepadDriver>(loadControllerMappings(mappings));
+  else
+    std::fprintf(stderr, "raycar-viewer: no %s: gamepads and wheels are off\n", mappings.c_str());
 }
 
 Viewer::~Viewer() = default;
@@ -113,8 +121,12 @@ void Viewer::handleKeys() {
   if (tabPressed) view_ = view_ == ViewMode::World3d ? ViewMode::TopDown : ViewMode::World3d;
   if (hudPressed) showHud_ = !showHud_;
   const DrivingKeys keys = readDrivingKeys(window);
-  if (keys.any()) keyboardDriving_ = true;  // from the first driving key on, the keyboard drives
+  if (gamepad_) controller_ = gamepad_->read();
+  // From the first driving key or controller input on, the one used last drives.
+  if (keys.any()) keyboardDriving_ = true, controllerDriving_ = false;
+  else if (controller_.connected && controller_.shaped.active()) controllerDriving_ = true, keyboardDriving_ = false;
   if (keyboardDriving_) runner_.overrideInput(0, inputFromKeys(keys));
+  else if (controllerDriving_) runner_.overrideInput(0, controller_.connected ? controller_.input : DriverInput{});
 }
 
 void Viewer::stepSimulation(double frameSeconds) {
@@ -146,6 +158,8 @@ void Viewer::drawFrame(double frameSeconds) {
     context.simulatedSeconds = runner_.time();
     context.viewName = view_ == ViewMode::World3d ? "3-D" : "top-down";
     context.keyboardDriving = keyboardDriving_;
+    context.controllerDriving = controllerDriving_ && controller_.connected;
+    context.controller = &controller_;
     context.vehicleCount = runner_.vehicleCount();
     hud_.draw(runner_.vehicle(0).vehicle(), context, width, height);
     tuned = tuning_.draw(width);

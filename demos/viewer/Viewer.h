@@ -3,7 +3,7 @@
 // scene stepped at its fixed step by seed 002's accumulator (at most 5 steps a frame), every
 // frame drawn from one pose interpolated with alpha, in the 3-D chase view or the top-down view,
 // with the HUD and the tuning panel on top. Vehicle 1 follows its scene driver until a driving
-// key is pressed, then the keyboard.
+// key is pressed or a gamepad or wheel moves (data/controllers.toml), then the one used last.
 //
 // --screenshot FILE --frames N: N frames with a frame time of exactly one scene step, then the
 // last frame's back buffer goes to FILE (PNG) and the viewer exits.
@@ -14,6 +14,7 @@
 #include "ChaseView.h"
 #include "FixedStepClock.h"
 #include "FramePose.h"
+#include "GamepadDriver.h"
 #include "Gl.h"
 #include "Hud.h"
 #include "ImGuiLayer.h"
@@ -73,7 +74,10 @@ class Viewer {
   FixedStepClock clock_;
   FramePose previous_, current_;
   ViewMode view_;
+  std::unique_ptr<GamepadDriver> gamepad_;  // null: no mapping file
+  ControllerReading controller_;
   bool keyboardDriving_ = false;
+  bool controllerDriving_ = false;  // the keyboard and the controller: the last one used drives
   bool showHud_ = true;
   bool tabWasDown_ = false, hudKeyWasDown_ = false;
 };

@@ -1,6 +1,6 @@
 #pragma once
 // raycar-viewer's command line:
-//   raycar-viewer SCENE.toml [--view 3d|topdown] [--screenshot FILE --frames N]
+//   raycar-viewer SCENE.toml [--view 3d|topdown] [--controllers FILE] [--screenshot FILE --frames N]
 // Header-only and dependency-free: tests/test_viewer_options.cpp checks it in every build.
 
 #include <cstdlib>
@@ -17,15 +17,19 @@ struct ViewerOptions {
   ViewMode view = ViewMode::World3d;
   std::string screenshotPath;  // non-empty: render `frames` frames headless, write a PNG, exit
   int frames = 0;
+  std::string controllersPath;  // gamepad and wheel mappings; empty: the bundled controllers.toml
   bool help = false;
 };
 
 inline const char* viewerUsage() {
-  return "usage: raycar-viewer SCENE.toml [--view 3d|topdown] [--screenshot FILE.png --frames N]\n"
+  return "usage: raycar-viewer SCENE.toml [--view 3d|topdown] [--controllers FILE] [--screenshot FILE.png --frames N]\n"
          "  --view        the first view (Tab switches): 3d (chase camera) or topdown (seed 002)\n"
+         "  --controllers gamepad and steering-wheel mappings (default: the bundled controllers.toml)\n"
          "  --screenshot  render N frames at the scene's fixed step, write the last to FILE.png, exit\n"
          "keys: arrows or WASD pedal and steer, B brake, space handbrake, Q/E shift down/up (manual\n"
-         "      gearboxes), Tab 3-D / top-down, H hide the HUD, Esc quit\n";
+         "      gearboxes), Tab 3-D / top-down, H hide the HUD, Esc quit\n"
+         "pads: left stick steers, right / left trigger throttle / brake, A handbrake, bumpers shift;\n"
+         "      wheels: see controllers.toml\n";
 }
 
 // Throws std::invalid_argument naming the problem.
@@ -45,6 +49,9 @@ inline ViewerOptions parseViewerOptions(const std::vector<std::string>& argument
       if (view == "3d") options.view = ViewMode::World3d;
       else if (view == "topdown") options.view = ViewMode::TopDown;
       else throw std::invalid_argument("--view is 3d or topdown, not '" + view + "'");
+    } else if (argument == "--controllers") {
+      options.controllersPath = value();
+      if (options.controllersPath.empty()) throw std::invalid_argument("--controllers needs a file name");
     } else if (argument == "--screenshot") {
       options.screenshotPath = value();
       if (options.screenshotPath.empty()) throw std::invalid_argument("--screenshot needs a file name");

@@ -1,0 +1,59 @@
+#include "GamepadDriver.h"
+
+#include <unistd.h>
+
+#include <fstream>
+
+namespace raycar::viewer {
+
+ControllerReading GamepadDriver::read() const {
+  ControllerReading reading;
+  for (int joystick = GLFW_JOYSTICK_1; joystick <= GLFW_JOYSTICK_LAST; ++joystick) {
+    if (!glfwJoystickPresent(joystick)) continue;
+    const bool isGamepad = glfwJoystickIsGamepad(joystick) == GLFW_TRUE;
+    const char* joystickName = glfwGetJoystickName(joystick);
+    const char* gamepadName = isGamepad ? glfwGetGamepadName(joystick) : nullptr;
+    const std::string name = gamepadName ? gamepadName : joystickName ? joystickName : "";
+    // A wheel that GLFW also knows as a gamepad is matched by either of its names.
+    const ControllerMapping* mapping = chooseMapping(mappings_, joystickName ? joystickName : "", isGamepad);
+    if (!mapping) mapping = chooseMapping(mappings_, name, isGamepad);
+    if (!mapping) continue;
+    RawControllerState state;
+    if (mapping->gamepadLayout) {
+      GLFWgamepadstate gamepad;
+      if (!glfwGetGamepadState(joystick, &gamepad)) continue;
+      state.axes.assign(gamepad.axes, gamepad.axes + GLFW_GAMEPAD_AXIS_LAST + 1);
+      state.buttons.assign(gamepad.buttons, gamepad.buttons + GLFW_GAMEPAD_BUTTON_LAST + 1);
+    } else {
+      int axisCount = 0, buttonCount = 0;
+      const float* axes = glfwGetJoystickAxes(joystick, &axisCount);
+      const unsigned char* buttons = glfwGetJoystickButtons(joystick, &buttonCount);
+      if (axes) state.axes.assign(axes, axes + axisCount);
+      if (buttons) state.buttons.assign(buttons, buttons + buttonCount);
+    }
+    reading.connected = true;
+    reading.deviceName = name;
+    reading.mapping = mapping;
+    reading.rawSteer = rawAxis(state, mapping->steer.axis);
+    reading.rawThrottle = rawAxis(state, mapping->throttle.axis);
+    reading.rawBrake = rawAxis(state, mapping->brake.axis);
+    reading.shaped = shapeControls(*mapping, state);
+    reading.input = inputFromControls(*mapping, reading.shaped);
+    return reading;
+  }
+  return reading;
+}
+
+std::string bundledControllersPath() {
+  char executable[4096];
+  const ssize_t length = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
+  if (length > 0) {
+    std::string directory(executable, size_t(length));
+    directory = directory.substr(0, directory.find_last_of('/'));
+    const std::string installed = directory + "/../share/raycar/controllers.toml";
+    if (std::ifstream(installed).good()) return installed;
+  }
+  return std::string(RAYCAR_SOURCE_DATA_DIR) + "/controllers.toml";
+}
+
+}  // namespace raycar::viewer
