@@ -176,6 +176,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
   // once one changes no row's impulse by more than tolerance x dt: from last step's impulses a
   // steadily driving car needs three or four sweeps instead of eight.
   const btScalar converged = settings.tolerance * dt;
+  report_ = SolveReport{};
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     btScalar largestChange = 0;
     auto track = [&largestChange](btScalar before, btScalar after) {
@@ -238,7 +239,10 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
       solveCoupling(coupling, contacts);
       track(before, coupling.impulse);
     }
-    if (largestChange <= converged) break;
+    report_.sweeps = iteration + 1;
+    report_.residual = dt > 0 ? largestChange / dt : 0;
+    report_.converged = largestChange <= converged;
+    if (report_.converged) break;
   }
 
   for (size_t i = 0; i < count; ++i) {

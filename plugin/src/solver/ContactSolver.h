@@ -243,6 +243,9 @@ class ContactSolver {
     archive.scalar(previousDt_);
   }
 
+  // The last solve's sweeps and residual.
+  const SolveReport& report() const { return report_; }
+
   // Reserves room for `wheelCount` wheels, so that solve() never allocates.
   void reserve(size_t wheelCount);
 
@@ -344,6 +347,7 @@ class ContactSolver {
   btScalar previousDt_ = 0;        // s: the step the warm-start impulses were solved for
   std::vector<RowTrial> trials_;   // per contact, this pass
   const EngineSpinCoupling* engine_ = nullptr;  // this solve's
+  SolveReport report_;
 };
 
 }  // namespace raycar

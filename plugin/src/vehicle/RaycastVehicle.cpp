@@ -129,6 +129,7 @@ btRigidBody& RaycastVehicle::chassis() const { return *runtime_->chassis; }
 bool RaycastVehicle::handbrake() const { return runtime_->handbrake; }
 const PowertrainState& RaycastVehicle::powertrain() const { return runtime_->drivetrain.powertrain(); }
 const StabilityControlState& RaycastVehicle::stabilityControl() const { return runtime_->stability.state(); }
+const SolveReport& RaycastVehicle::solveReport() const { return runtime_->solver.report(); }
 int RaycastVehicle::gear() const { return powertrain().gear - kNeutralGear; }
 
 bool RaycastVehicle::isSteered(int wheel) const {

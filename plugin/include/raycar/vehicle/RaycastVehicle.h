@@ -88,6 +88,8 @@ class RaycastVehicle : public btActionInterface {
   const DriverInput& input() const;
   int rejectedInputs() const;
   const PowertrainState& powertrain() const;
+  // The last step's contact solve: the sweeps it ran and its residual (N).
+  const SolveReport& solveReport() const;
   // What the stability control (AssistSettings::stabilityControl) did in the last step.
   const StabilityControlState& stabilityControl() const;
   // The gear as a driver reads it: -1 reverse, 0 neutral, 1 first, ... (PowertrainState::gear is

@@ -42,6 +42,15 @@ struct ContactSolverSettings {
                                // before the step, as seed 000 does (unstable for stiff dampers)
 };
 
+// What the contact solve did in the last step (RaycastVehicle::solveReport): how many sweeps it
+// ran and how far from converged it stopped.
+struct SolveReport {
+  int sweeps = 0;          // Gauss-Seidel sweeps run, at most ContactSolverSettings::iterations
+  btScalar residual = 0;   // N: the largest change the last sweep made to any row's force
+                           // (impulse change / dt); at most `tolerance` once converged
+  bool converged = true;   // false: the sweeps stopped at `iterations` with residual > tolerance
+};
+
 // The wheels' ground queries (stage 2 of the step, RaycastVehicle.h). With `cache` on, each wheel keeps the few
 // triangles of static and moving btBvhTriangleMeshShape ground around its ray and answers its ray
 // from them, bitwise what btCollisionWorld::rayTest would answer (MeshRayCache.h says why); other
