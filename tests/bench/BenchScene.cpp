@@ -261,7 +261,9 @@ void Fleet::drive() {
 
 double Fleet::step() {
   drive();
+  const auto start = std::chrono::steady_clock::now();
   world_.step();
+  frameSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return timed_->lastSeconds();
 }
 

@@ -3,9 +3,10 @@
 // on a 16 m grid (32 x 32 places on 512 m), either raycar's or Bullet's btRaycastVehicle, with
 // the same mass, chassis box, wheel layout, suspension travel and static sag.
 //
-// Only the vehicle updates are timed: the fleet's cars are not actions of their own; one
-// TimedVehicles action updates all of them and measures that alone, so the figures leave out
-// the rest of stepSimulation (broadphase, chassis-terrain contacts, the constraint solver).
+// The vehicle updates are timed on their own: the fleet's cars are not actions of their own; one
+// TimedVehicles action updates all of them and measures that alone, leaving out the rest of
+// stepSimulation (broadphase, chassis-terrain contacts, the constraint solver). The whole
+// stepSimulation is timed too, as the game's frame sees it.
 
 #include <btBulletDynamicsCommon.h>
 #include <BulletDynamics/Vehicle/btRaycastVehicle.h>
@@ -110,6 +111,8 @@ class Fleet {
   void drive();
   // drive() and one world step; returns the seconds spent in the vehicle updates.
   double step();
+  // Seconds the last step's whole stepSimulation took (Bullet's own work and the vehicles').
+  double lastFrameSeconds() const { return frameSeconds_; }
   int count() const { return int(chassis_.size()); }
   // Wheel ray (world) of car `car`, wheel `wheel`, as the vehicles cast it.
   void wheelRay(int car, int wheel, btVector3& from, btVector3& to) const;
@@ -133,6 +136,7 @@ class Fleet {
   std::unique_ptr<btDefaultVehicleRaycaster> raycaster_;
   std::vector<std::unique_ptr<btRaycastVehicle>> bulletCars_;
   std::unique_ptr<TimedVehicles> timed_;
+  double frameSeconds_ = 0;
 };
 
 // Bytes on the heap one more vehicle of `kind` takes (its chassis body excluded), measured with

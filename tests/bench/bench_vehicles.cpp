@@ -11,6 +11,7 @@
 //   bullet          btRaycastVehicle::updateAction
 //   rays4           four plain btCollisionWorld::rayTest calls per car, cast beside the raycar
 //                   cars (the floor for a vehicle that casts its wheel rays through Bullet)
+//   raycar_frame, bullet_frame, group2_frame  the whole stepSimulation of those kinds' worlds
 // and, at N = 100, raycar, bullet and rays4 as the terrain's cells shrink from 4 m to 0.5 m.
 //
 //   raycar_bench [--csv=FILE] [Google Benchmark flags, e.g. --benchmark_repetitions=3]
@@ -74,12 +75,18 @@ double castFloorRays(BenchWorld& world, const Fleet& fleet) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The kinds whose whole stepSimulation is reported too, as "<kind>_frame".
+bool isFrameKind(const std::string& kind) {
+  return kind == "raycar" || kind == "bullet" || kind == "group2";
+}
+
 // One kind's world and cars.
 struct Contender {
   std::string kind;
   std::unique_ptr<BenchWorld> world;
   std::unique_ptr<Fleet> fleet;
   double seconds = 0;       // vehicle updates
+  double frameSeconds = 0;  // whole stepSimulation
   double raySeconds = 0;    // rays4 beside the raycar cars
 };
 
@@ -104,6 +111,7 @@ void runCase(benchmark::State& state, Case c) {
     for (Contender& contender : contenders) {
       const double seconds = contender.fleet->step();
       contender.seconds += seconds;
+      contender.frameSeconds += contender.fleet->lastFrameSeconds();
       if (contender.kind != "raycar") continue;
       raycarSeconds = seconds;
       contender.raySeconds += castFloorRays(*contender.world, *contender.fleet);
@@ -113,6 +121,8 @@ void runCase(benchmark::State& state, Case c) {
   const double perVehicleStep = 1e6 / double(state.iterations()) / vehicles;
   for (const Contender& contender : contenders) {
     state.counters[contender.kind] = contender.seconds * perVehicleStep;
+    if (isFrameKind(contender.kind))
+      state.counters[contender.kind + "_frame"] = contender.frameSeconds * perVehicleStep;
     if (contender.kind == "raycar") state.counters["rays4"] = contender.raySeconds * perVehicleStep;
   }
   state.counters["vehicles"] = vehicles;
@@ -192,6 +202,20 @@ void printSummary(CollectingReporter& r, double raycarBytes, double bulletBytes)
     print("| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", n,
           raycar, bullet, raycar / bullet, rays, raycar / rays, nocache, group1, group2,
           group1 / group2, group2 / bullet);
+  }
+  print("\nThe whole frame: stepSimulation of the world with N cars (Bullet's broadphase, the "
+        "chassis' contacts and constraint solve, and the vehicles), us per vehicle-step; the "
+        "vehicles' share of it:\n");
+  print("| N | raycar frame | btRaycastVehicle frame | raycar / bullet | group 2 threads frame "
+        "| group 2 / bullet | raycar's share | btRaycastVehicle's share |\n"
+        "|---|---|---|---|---|---|---|---|\n");
+  for (int n : {1, 10, 100, 1000}) {
+    const double raycar = r.median("raycar_frame", n, 1), bullet = r.median("bullet_frame", n, 1);
+    const double group2 = r.median("group2_frame", n, 1);
+    if (raycar == 0 || bullet == 0) continue;
+    print("| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% | %.0f%% |\n", n, raycar, bullet,
+          raycar / bullet, group2, group2 / bullet, 100 * r.median("raycar", n, 1) / raycar,
+          100 * r.median("bullet", n, 1) / bullet);
   }
   print("\nThe group on the game's job system (VehicleGroup::setParallelFor, two threads), us per "
         "vehicle-step:\n");

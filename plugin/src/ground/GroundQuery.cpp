@@ -64,7 +64,7 @@ GroundQuerySlot::GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySet
     : query_(queryFor(wheel, settings)) {}
 
 CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings)
-    : margin_(settings.margin), caches_(settings.maxCachedTriangles) {
+    : margin_(settings.margin), caches_(settings.maxCachedTriangles, false) {
   caches_.describe(prefetchBlocks_);
 }
 

@@ -127,7 +127,10 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
     btScalar entry = 1.0;
     if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
     const CachedTriangle& triangle = triangles_[i];
-    const btScalar* v = triangle.vertices;
+    btScalar read[9];
+    const btScalar* v = read;
+    if (vertices_ != nullptr) v = vertices_[i].vertices;
+    else readMeshTriangle(*shape.getMeshInterface(), triangle.part, triangle.index, read);  // checked by gather
     btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
                              btVector3(v[6], v[7], v[8])};
     hits.processTriangle(vertices, triangle.part, triangle.index);
@@ -213,7 +216,11 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     CachedTriangle& triangle = triangles_[count_];
     triangle.part = node.getPartId();
     triangle.index = node.getTriangleIndex();
-    if (!readMeshTriangle(mesh, triangle.part, triangle.index, triangle.vertices)) return false;
+    // Read now even when not kept: a triangle the mesh cannot give (byte indices, an index out of
+    // range) sends the wheel to Bullet before any ray relies on the cache.
+    btScalar unkept[9];
+    btScalar* vertices = vertices_ != nullptr ? vertices_[count_].vertices : unkept;
+    if (!readMeshTriangle(mesh, triangle.part, triangle.index, vertices)) return false;
     CachedLeaf& leaf = leaves_[count_];
     for (int axis = 0; axis < 3; ++axis) {
       leaf.quantizedMin[axis] = node.m_quantizedAabbMin[axis];
@@ -224,12 +231,16 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
   return true;
 }
 
-MeshCacheSet::MeshCacheSet(int capacity)
+MeshCacheSet::MeshCacheSet(int capacity, bool keepVertices)
     : capacity_(capacity),
       leaves_(size_t(kMeshes) * size_t(capacity)),
-      triangles_(leaves_.size()) {
-  for (size_t i = 0; i < size_t(kMeshes); ++i)
-    caches_[i].attach(&leaves_[i * size_t(capacity)], &triangles_[i * size_t(capacity)], capacity);
+      triangles_(leaves_.size()),
+      vertices_(keepVertices ? leaves_.size() : 0) {
+  for (size_t i = 0; i < size_t(kMeshes); ++i) {
+    const size_t first = i * size_t(capacity);
+    caches_[i].attach(&leaves_[first], &triangles_[first],
+                      keepVertices ? &vertices_[first] : nullptr, capacity);
+  }
 }
 
 MeshRayCache* MeshCacheSet::cacheFor(const std::vector<NearbyObject>& nearby,
@@ -262,7 +273,10 @@ void MeshCacheSet::describe(PrefetchBlock (&blocks)[kPrefetchBlocks]) const {
   for (size_t i = 0; i < size_t(kMeshes); ++i) {
     const size_t count = caches_[i].empty() ? 0 : size_t(caches_[i].triangleCount());
     blocks[2 * i] = {&leaves_[i * capacity], count * sizeof(CachedLeaf)};
-    blocks[2 * i + 1] = {&triangles_[i * capacity], count * sizeof(CachedTriangle)};
+    // The triangles a ray reads are the mesh's own, found only as it passes their leaf.
+    blocks[2 * i + 1] = vertices_.empty()
+                            ? PrefetchBlock{&triangles_[i * capacity], count * sizeof(CachedTriangle)}
+                            : PrefetchBlock{&vertices_[i * capacity], count * sizeof(CachedVertices)};
   }
 }
 

@@ -215,12 +215,13 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
   cache.bvh().quantizeWithClamp(quantizedMax, boxMax, 1);
   const CachedLeaf* leaves = cache.leaves();
   const CachedTriangle* triangles = cache.triangles();
+  const CachedVertices* cachedVertices = cache.vertices();  // kept: a shape's caches keep them
   auto overlaps = [&](int i) {
     return testQuantizedAabbAgainstQuantizedAabb(quantizedMin, quantizedMax, leaves[i].quantizedMin,
                                                  leaves[i].quantizedMax) != 0;
   };
   auto meshTriangle = [&](int i, btVector3 (&vertices)[3]) {
-    const btScalar* v = triangles[i].vertices;
+    const btScalar* v = cachedVertices[i].vertices;
     vertices[0].setValue(v[0], v[1], v[2]);
     vertices[1].setValue(v[3], v[4], v[5]);
     vertices[2].setValue(v[6], v[7], v[8]);
@@ -274,7 +275,7 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
 ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySettings& settings)
     : cache_(settings.cache),
       margin_(settings.margin),
-      caches_(kShapeCacheScale * settings.maxCachedTriangles) {
+      caches_(kShapeCacheScale * settings.maxCachedTriangles, true) {
   Geometry& shape = geometry_;
   shape.cylinder = wheel.groundQuery == GroundQueryKind::Cylinder;
   shape.radius = shape.cylinder || !(wheel.queryRadius > 0) ? wheel.radius : wheel.queryRadius;

@@ -62,7 +62,8 @@ class VehicleGroup : public btActionInterface {
   // and return once all have returned (the shape of btITaskScheduler::parallelFor). Empty (the
   // default): the group's own pool. The results are the same bit for bit however the ranges are
   // split and ordered; the world's ray tests that Debian's Bullet cannot run on several threads
-  // stay on the calling thread either way.
+  // stay on the calling thread either way. With fewer than 2 x minimumVehiclesPerThread
+  // vehicles the step runs on the calling thread without asking the job system.
   using ParallelFor =
       std::function<void(int count, const std::function<void(int begin, int end)>& body)>;
   void setParallelFor(ParallelFor parallelFor);
