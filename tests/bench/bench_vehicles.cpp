@@ -280,24 +280,34 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
   Fleet fleet(world, fleetKind(kind), vehicles, threadsOf(kind));
   for (int i = 0; i < kWarmUpSteps; ++i) fleet.step();
   double seconds = 0;
+  double frameSeconds = 0;
+  long sweeps = 0;  // the contact solves' Gauss-Seidel sweeps, lone raycar cars
   for (int i = 0; i < steps; ++i) {
     seconds += fleet.step();
+    frameSeconds += fleet.lastFrameSeconds();
+    for (int c = 0; c < fleet.count() && fleet.cachedTriangles() > 0; ++c)
+      sweeps += fleet.raycar(c).solveReport().sweeps;
     if (kind == "rays4") seconds += castFloorRays(world, fleet);
   }
   // A car that left the terrain falls, costing next to nothing: such a figure means nothing.
   int onTerrain = 0;
+  double heightSum = 0;  // m: the centre of mass above the terrain, both kinds should agree
   for (int c = 0; c < fleet.count(); ++c) {
     const btVector3 position = fleet.chassis(c).getCenterOfMassPosition();
+    heightSum += position.y() - HillTerrain::height(position.x(), position.z());
     onTerrain += std::fabs(position.x()) < kTerrainSize / 2 && std::fabs(position.z()) < kTerrainSize / 2 &&
                  position.y() > HillTerrain::height(position.x(), position.z()) - 1;
   }
   if (onTerrain < fleet.count())
     print("%d of %d cars left the terrain: this figure is not valid\n", fleet.count() - onTerrain, fleet.count());
-  print("%s: %d vehicles, %d steps, %.3f us per vehicle-step (rays4: with the raycar update)\n",
-        kind.c_str(), vehicles, steps, seconds / steps / vehicles * 1e6);
+  print("%s: %d vehicles, %d steps, %.3f us per vehicle-step (rays4: with the raycar update); "
+        "%.3f us per vehicle-step of whole frames; centre of mass %.3f m above the terrain\n",
+        kind.c_str(), vehicles, steps, seconds / steps / vehicles * 1e6,
+        frameSeconds / steps / vehicles * 1e6, heightSum / fleet.count());
   if (fleet.cachedTriangles() > 0)
-    print("cached mesh triangles: %.1f per car; heap: %.0f bytes per car\n",
-          double(fleet.cachedTriangles()) / fleet.count(), bytesPerVehicle(fleetKind(kind), 100));
+    print("cached mesh triangles: %.1f per car; heap: %.0f bytes per car; %.2f solver sweeps per step\n",
+          double(fleet.cachedTriangles()) / fleet.count(), bytesPerVehicle(fleetKind(kind), 100),
+          double(sweeps) / steps / fleet.count());
   return 0;
 }
 
