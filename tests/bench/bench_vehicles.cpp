@@ -298,6 +298,18 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
     onTerrain += std::fabs(position.x()) < kTerrainSize / 2 && std::fabs(position.z()) < kTerrainSize / 2 &&
                  position.y() > HillTerrain::height(position.x(), position.z()) - 1;
   }
+  // Chassis boxes touching the terrain (Bullet's contact points), which both kinds should avoid
+  // on their suspension: the narrow phase's cost depends on it.
+  int touching = 0;
+  btDispatcher& dispatcher = *world.world().getDispatcher();
+  for (int m = 0; m < dispatcher.getNumManifolds(); ++m) {
+    const btPersistentManifold& manifold = *dispatcher.getManifoldByIndexInternal(m);
+    bool touches = false;
+    for (int p = 0; p < manifold.getNumContacts(); ++p)
+      touches = touches || manifold.getContactPoint(p).getDistance() < 0;
+    touching += touches;
+  }
+  print("chassis boxes touching the terrain: %d of %d\n", touching, fleet.count());
   if (onTerrain < fleet.count())
     print("%d of %d cars left the terrain: this figure is not valid\n", fleet.count() - onTerrain, fleet.count());
   print("%s: %d vehicles, %d steps, %.3f us per vehicle-step (rays4: with the raycar update); "
