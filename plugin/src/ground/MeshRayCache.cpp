@@ -127,10 +127,8 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
     btScalar entry = 1.0;
     if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
     const CachedTriangle& triangle = triangles_[i];
-    btScalar read[9];
-    const btScalar* v = read;
-    if (vertices_ != nullptr) v = vertices_[i].vertices;
-    else readMeshTriangle(*shape.getMeshInterface(), triangle.part, triangle.index, read);  // checked by gather
+    const btScalar* v = vertices_ != nullptr ? vertices_[i].vertices
+                                             : passedTriangle(*shape.getMeshInterface(), triangle);
     btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
                              btVector3(v[6], v[7], v[8])};
     hits.processTriangle(vertices, triangle.part, triangle.index);
@@ -145,6 +143,22 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
     result.addSingleResult(rayResult, true);
   }
   return true;
+}
+
+const btScalar* MeshRayCache::passedTriangle(const btStridingMeshInterface& mesh,
+                                             const CachedTriangle& triangle) {
+  for (int slot = 0; slot < 2; ++slot) {
+    const CachedTriangle& id = recent_[slot].id;
+    if (id.index == triangle.index && id.part == triangle.part) {
+      olderRecent_ = 1 - slot;
+      return recent_[slot].vertices.vertices;
+    }
+  }
+  RecentTriangle& recent = recent_[olderRecent_];
+  olderRecent_ = 1 - olderRecent_;
+  recent.id = triangle;
+  readMeshTriangle(mesh, triangle.part, triangle.index, recent.vertices.vertices);  // gather checked it
+  return recent.vertices.vertices;
 }
 
 bool MeshRayCache::cover(const btCollisionObject& object, const btVector3& boxMin,
@@ -175,6 +189,8 @@ bool MeshRayCache::refresh(const btCollisionObject& object, const btBvhTriangleM
     boxMax += btVector3(margin, margin, margin);
     const btVector3 slack(kGatherSlack, kGatherSlack, kGatherSlack);
     if (gather(shape, boxMin - slack, boxMax + slack)) {
+      // Vertices are read again from the mesh after a refresh, as the kept ones are.
+      recent_[0].id = recent_[1].id = CachedTriangle{-1, -1};
       object_ = &object;
       shape_ = &shape;
       bvh_ = const_cast<btBvhTriangleMeshShape&>(shape).getOptimizedBvh();
