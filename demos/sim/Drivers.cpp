@@ -73,6 +73,16 @@ class PurePursuit {
     lengths_.push_back(0);
     for (size_t i = 1; i < path_.size(); ++i)
       lengths_.push_back(lengths_.back() + std::hypot(path_[i][0] - path_[i - 1][0], path_[i][1] - path_[i - 1][1]));
+    // Each inner vertex's corner: the radius of the arc pure pursuit cuts across it, tangent to
+    // both segments lookahead / 2 from the vertex, R = lookahead / (2 tan(turn / 2)); 0 (none)
+    // where the path runs straight on.
+    cornerRadii_.assign(path_.size(), 0);
+    for (size_t i = 1; i + 1 < path_.size(); ++i) {
+      const double headingIn = std::atan2(path_[i][1] - path_[i - 1][1], path_[i][0] - path_[i - 1][0]);
+      const double headingOut = std::atan2(path_[i + 1][1] - path_[i][1], path_[i + 1][0] - path_[i][0]);
+      const double turn = std::fabs(std::remainder(headingOut - headingIn, 2 * SIMD_PI));
+      if (turn >= 1e-3) cornerRadii_[i] = lookahead_ / (2 * std::tan(std::min(turn, 3.0) / 2));
+    }
   }
 
   // Steer angle (rad) for the bicycle at (x, y, heading) with wheelbase L; updates progress.
@@ -100,23 +110,17 @@ class PurePursuit {
   double remaining() const { return lengths_.back() - travelled_; }
   double curvature() const { return curvature_; }  // 1/m of the last steer()'s arc
 
-  // The fastest speed (m/s) from which every corner ahead can still be taken: each vertex's
-  // corner speed sqrt(a_lateral R), R the radius of the arc pure pursuit cuts across it (tangent to
-  // both segments lookahead / 2 from the vertex: R = lookahead / (2 tan(turn / 2))), reached by
-  // braking at `deceleration` over the distance to it, v^2 = v_corner^2 + 2 a d.
+  // The fastest speed (m/s) from which every corner ahead can still be taken: each corner's
+  // speed sqrt(a_lateral R) (R: cornerRadii_), reached by braking at `deceleration` over the
+  // distance to it, v^2 = v_corner^2 + 2 a d.
   double cornerSpeedAhead(double lateralAcceleration, double deceleration) const {
     double speed = 1e9;
-    for (size_t i = std::max<size_t>(segment_ + 1, 1); i + 1 < path_.size(); ++i) {
+    for (size_t i = segment_ + 1; i + 1 < path_.size(); ++i) {
       const double distance = lengths_[i] - travelled_;
-      if (distance < 0) continue;
-      const double headingIn = std::atan2(path_[i][1] - path_[i - 1][1], path_[i][0] - path_[i - 1][0]);
-      const double headingOut = std::atan2(path_[i + 1][1] - path_[i][1], path_[i + 1][0] - path_[i][0]);
-      const double turn = std::fabs(std::remainder(headingOut - headingIn, 2 * SIMD_PI));
-      if (turn < 1e-3) continue;
-      const double radius = lookahead_ / (2 * std::tan(std::min(turn, 3.0) / 2));
-      const double corner = lateralAcceleration * radius;  // v^2
-      speed = std::min(speed, std::sqrt(corner + 2 * deceleration * distance));
       if (distance > 400) break;  // farther corners cannot bind at road speeds
+      if (distance < 0 || cornerRadii_[i] == 0) continue;
+      const double corner = lateralAcceleration * cornerRadii_[i];  // v^2
+      speed = std::min(speed, std::sqrt(corner + 2 * deceleration * distance));
     }
     return speed;
   }
@@ -141,6 +145,7 @@ class PurePursuit {
 
   std::vector<std::array<double, 2>> path_;
   std::vector<double> lengths_;
+  std::vector<double> cornerRadii_;  // m, per vertex; 0: no corner
   double lookahead_;
   size_t segment_ = 0;
   double along_ = 0, travelled_ = 0;

@@ -14,82 +14,10 @@
 
 #include "io/TomlOverrides.h"  // the library's own: applies --set overrides to the parsed file
 #include "raycar/Error.h"
+#include "TableReader.h"
 
 namespace raycar::sim {
 namespace {
-
-// Reads one table's keys: each known key has a reader; anything else is an error with its line.
-class TableReader {
- public:
-  TableReader(const std::string& file, const std::string& section, const toml::table& table)
-      : file_(file), section_(section), table_(table) {}
-
-  using Reader = std::function<void(const toml::node&)>;
-  void on(const std::string& key, Reader reader) { readers_[key] = std::move(reader); }
-
-  void read() {
-    for (auto&& [key, node] : table_) {
-      line_ = int(key.source().begin.line);
-      keyFile_ = toml_overrides::sourceFile(key, file_);
-      key_ = std::string(key.str());
-      const auto reader = readers_.find(key_);
-      if (reader == readers_.end()) {
-        std::string known;
-        for (const auto& [name, unused] : readers_) known += (known.empty() ? "" : ", ") + name;
-        fail("unknown key in [" + section_ + "]; known: " + known);
-      }
-      reader->second(node);
-    }
-  }
-
-  [[noreturn]] void fail(const std::string& message) const {
-    throw Error({keyFile_, line_, section_ + "." + key_}, message);
-  }
-  double number(const toml::node& node, double low, double high) const {
-    if (!node.is_number()) fail("expects a number");
-    // toml++ gives no double for an integer beyond 2^53 that a double cannot hold exactly.
-    const std::optional<double> exact = node.value<double>();
-    if (!exact) fail("cannot be read exactly as a number (an integer beyond 2^53)");
-    const double value = *exact;
-    if (!std::isfinite(value) || value < low || value > high) {
-      std::ostringstream range;
-      range << "must lie in [" << low << ", " << high << "]";
-      fail(range.str());
-    }
-    return value;
-  }
-  std::string text(const toml::node& node) const {
-    if (!node.is_string()) fail("expects a string");
-    return *node.value<std::string>();
-  }
-  bool boolean(const toml::node& node) const {
-    if (!node.is_boolean()) fail("expects true or false");
-    return *node.value<bool>();
-  }
-  std::vector<double> numbers(const toml::node& node, size_t size, double low, double high) const {
-    const toml::array* array = node.as_array();
-    if (!array || (size && array->size() != size))
-      fail("expects an array of " + (size ? std::to_string(size) + " " : std::string()) + "numbers");
-    std::vector<double> values;
-    for (const toml::node& element : *array) values.push_back(number(element, low, high));
-    return values;
-  }
-  std::vector<std::vector<double>> rows(const toml::node& node, size_t size) const {
-    const toml::array* array = node.as_array();
-    if (!array) fail("expects an array of arrays");
-    std::vector<std::vector<double>> values;
-    for (const toml::node& row : *array) values.push_back(numbers(row, size, -1e6, 1e6));
-    return values;
-  }
-
- private:
-  std::string file_, section_;
-  const toml::table& table_;
-  std::map<std::string, Reader> readers_;
-  int line_ = 0;
-  std::string key_;
-  std::string keyFile_;  // the file of the key being read: the scene, or a --set override
-};
 
 const std::vector<std::string> kSceneSections = {"scene", "ground", "surfaces", "vehicle"};
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <sstream>
 
+#include "TableReader.h"
 #include "raycar/Error.h"
 
 namespace raycar::viewer {
@@ -17,88 +17,53 @@ std::string lowerCase(std::string text) {
   return text;
 }
 
-// Reads one [[controller]] record; every key has a reader, anything else is an error.
-class RecordReader {
- public:
-  RecordReader(const std::string& path, ControllerMapping& mapping) : path_(path), mapping_(mapping) {}
+// An axis or button index: -1 (none) or [0, highest].
+int readIndex(const sim::TableReader& reader, const toml::node& node, int highest) {
+  const double value = reader.number(node, -1, highest);
+  if (value != std::floor(value)) reader.fail("expects a whole number");
+  return int(value);
+}
 
-  void read(const toml::table& record) {
-    for (auto&& [name, node] : record) {
-      key_ = std::string(name.str());
-      line_ = int(name.source().begin.line);
-      if (key_ == "name") mapping_.name = text(node);
-      else if (key_ == "match") mapping_.match = text(node);
-      else if (key_ == "layout") {
-        const std::string layout = text(node);
-        if (layout != "gamepad" && layout != "joystick") fail("must be \"gamepad\" or \"joystick\"");
-        mapping_.gamepadLayout = layout == "gamepad";
-      } else if (key_ == "steer") axis(node, mapping_.steer);
-      else if (key_ == "throttle") axis(node, mapping_.throttle);
-      else if (key_ == "brake") axis(node, mapping_.brake);
-      else if (key_ == "handbrake_button") mapping_.handbrakeButton = button(node);
-      else if (key_ == "shift_up_button") mapping_.shiftUpButton = button(node);
-      else if (key_ == "shift_down_button") mapping_.shiftDownButton = button(node);
-      else if (key_ == "brake_reverses") {
-        if (!node.is_boolean()) fail("expects true or false");
-        mapping_.brakeReverses = *node.value<bool>();
-      } else {
-        fail("unknown key in [[controller]]; known: name, match, layout, steer, throttle, brake, "
-             "handbrake_button, shift_up_button, shift_down_button, brake_reverses");
-      }
-    }
-    key_.clear();
-    line_ = mapping_.line;
-    if (mapping_.name.empty()) fail("a [[controller]] needs a name");
-  }
+// { axis, rest, full, dead_zone, exponent }, read within `record` (whose errors name the key).
+void readAxis(const std::string& path, const sim::TableReader& record, const std::string& key,
+              const toml::node& node, AxisShaping& shaping) {
+  const toml::table* table = node.as_table();
+  if (!table) record.fail("expects { axis = N, rest = R, full = F, dead_zone = D, exponent = E }");
+  sim::TableReader reader(path, "controller." + key, *table);
+  reader.on("axis", [&](const toml::node& n) { shaping.axis = readIndex(reader, n, 15); });
+  reader.on("rest", [&](const toml::node& n) { shaping.rest = float(reader.number(n, -1, 1)); });
+  reader.on("full", [&](const toml::node& n) { shaping.full = float(reader.number(n, -1, 1)); });
+  reader.on("dead_zone", [&](const toml::node& n) { shaping.deadZone = float(reader.number(n, 0, 0.9)); });
+  reader.on("exponent", [&](const toml::node& n) { shaping.exponent = float(reader.number(n, 0.2, 5)); });
+  reader.read();
+  // A travel of nothing cannot be scaled to [0, 1].
+  if (shaping.axis >= 0 && std::fabs(shaping.full - shaping.rest) < 0.1f)
+    record.fail("full must differ from rest by at least 0.1: they are the two ends of the travel");
+}
 
- private:
-  [[noreturn]] void fail(const std::string& message) const {
-    throw Error({path_, line_, key_.empty() ? "controller" : "controller." + key_}, message);
-  }
-  std::string text(const toml::node& node) const {
-    if (!node.is_string()) fail("expects a string");
-    return *node.value<std::string>();
-  }
-  double number(const toml::node& node, double low, double high) const {
-    const std::optional<double> value = node.is_number() ? node.value<double>() : std::nullopt;
-    if (!value) fail("expects a number");
-    if (!std::isfinite(*value) || *value < low || *value > high) {
-      std::ostringstream range;
-      range << "= " << *value << " must lie in [" << low << ", " << high << "]";
-      fail(range.str());
-    }
-    return *value;
-  }
-  int index(const toml::node& node, int high) const {
-    const double value = number(node, -1, high);
-    if (value != std::floor(value)) fail("expects a whole number");
-    return int(value);
-  }
-  int button(const toml::node& node) const { return index(node, 31); }
-  void axis(const toml::node& node, AxisShaping& shaping) {
-    const toml::table* table = node.as_table();
-    if (!table) fail("expects { axis = N, rest = R, full = F, dead_zone = D, exponent = E }");
-    const std::string axisKey = key_;
-    for (auto&& [name, value] : *table) {
-      key_ = axisKey + "." + std::string(name.str());
-      if (name.str() == "axis") shaping.axis = index(value, 15);
-      else if (name.str() == "rest") shaping.rest = float(number(value, -1, 1));
-      else if (name.str() == "full") shaping.full = float(number(value, -1, 1));
-      else if (name.str() == "dead_zone") shaping.deadZone = float(number(value, 0, 0.9));
-      else if (name.str() == "exponent") shaping.exponent = float(number(value, 0.2, 5));
-      else fail("unknown key; known: axis, rest, full, dead_zone, exponent");
-    }
-    key_ = axisKey;
-    // A travel of nothing cannot be scaled to [0, 1].
-    if (shaping.axis >= 0 && std::fabs(shaping.full - shaping.rest) < 0.1f)
-      fail("full must differ from rest by at least 0.1: they are the two ends of the travel");
-  }
-
-  std::string path_;
-  ControllerMapping& mapping_;
-  std::string key_;
-  int line_ = 0;
-};
+// One [[controller]] record.
+ControllerMapping readRecord(const std::string& path, const toml::table& table) {
+  ControllerMapping mapping;
+  mapping.line = int(table.source().begin.line);
+  sim::TableReader reader(path, "controller", table);
+  reader.on("name", [&](const toml::node& n) { mapping.name = reader.text(n); });
+  reader.on("match", [&](const toml::node& n) { mapping.match = reader.text(n); });
+  reader.on("layout", [&](const toml::node& n) {
+    const std::string layout = reader.text(n);
+    if (layout != "gamepad" && layout != "joystick") reader.fail("must be \"gamepad\" or \"joystick\"");
+    mapping.gamepadLayout = layout == "gamepad";
+  });
+  reader.on("steer", [&](const toml::node& n) { readAxis(path, reader, "steer", n, mapping.steer); });
+  reader.on("throttle", [&](const toml::node& n) { readAxis(path, reader, "throttle", n, mapping.throttle); });
+  reader.on("brake", [&](const toml::node& n) { readAxis(path, reader, "brake", n, mapping.brake); });
+  reader.on("handbrake_button", [&](const toml::node& n) { mapping.handbrakeButton = readIndex(reader, n, 31); });
+  reader.on("shift_up_button", [&](const toml::node& n) { mapping.shiftUpButton = readIndex(reader, n, 31); });
+  reader.on("shift_down_button", [&](const toml::node& n) { mapping.shiftDownButton = readIndex(reader, n, 31); });
+  reader.on("brake_reverses", [&](const toml::node& n) { mapping.brakeReverses = reader.boolean(n); });
+  reader.read();
+  if (mapping.name.empty()) throw Error({path, mapping.line, "controller"}, "a [[controller]] needs a name");
+  return mapping;
+}
 
 }  // namespace
 
@@ -111,8 +76,9 @@ float shapeAxis(const AxisShaping& shaping, float raw, bool centred) {
   return centred && travel < 0 ? -shaped : shaped;
 }
 
-float rawAxis(const RawControllerState& state, int axis) {
-  return axis >= 0 && size_t(axis) < state.axes.size() ? state.axes[size_t(axis)] : 0.0f;
+float rawAxis(const RawControllerState& state, const AxisShaping& shaping) {
+  const int axis = shaping.axis;
+  return axis >= 0 && size_t(axis) < state.axes.size() ? state.axes[size_t(axis)] : shaping.rest;
 }
 
 bool buttonDown(const RawControllerState& state, int button) {
@@ -120,15 +86,10 @@ bool buttonDown(const RawControllerState& state, int button) {
 }
 
 ShapedControls shapeControls(const ControllerMapping& mapping, const RawControllerState& state) {
-  // An axis the device does not have reads its rest position, which shapes to 0.
-  auto axisValue = [&](const AxisShaping& shaping) {
-    return shaping.axis >= 0 && size_t(shaping.axis) < state.axes.size() ? state.axes[size_t(shaping.axis)]
-                                                                           : shaping.rest;
-  };
   ShapedControls controls;
-  controls.steer = shapeAxis(mapping.steer, axisValue(mapping.steer), true);
-  controls.throttle = shapeAxis(mapping.throttle, axisValue(mapping.throttle), false);
-  controls.brake = shapeAxis(mapping.brake, axisValue(mapping.brake), false);
+  controls.steer = shapeAxis(mapping.steer, rawAxis(state, mapping.steer), true);
+  controls.throttle = shapeAxis(mapping.throttle, rawAxis(state, mapping.throttle), false);
+  controls.brake = shapeAxis(mapping.brake, rawAxis(state, mapping.brake), false);
   controls.handbrake = buttonDown(state, mapping.handbrakeButton);
   controls.shiftUp = buttonDown(state, mapping.shiftUpButton);
   controls.shiftDown = buttonDown(state, mapping.shiftDownButton);
@@ -163,12 +124,7 @@ std::vector<ControllerMapping> parseControllerMappings(const std::string& text, 
     if (key.str() != "controller") throw Error({path, line, std::string(key.str())}, "unknown section; known: [[controller]]");
     const toml::array* records = node.as_array();
     if (!records || !records->is_array_of_tables()) throw Error({path, line, "controller"}, "must be records: [[controller]]");
-    for (const toml::node& record : *records) {
-      ControllerMapping mapping;
-      mapping.line = int(record.source().begin.line);
-      RecordReader(path, mapping).read(*record.as_table());
-      mappings.push_back(mapping);
-    }
+    for (const toml::node& record : *records) mappings.push_back(readRecord(path, *record.as_table()));
   }
   if (mappings.empty()) throw Error({path, 0, "controller"}, "no [[controller]] records");
   return mappings;

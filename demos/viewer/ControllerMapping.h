@@ -67,8 +67,9 @@ struct ShapedControls {
   bool active() const { return steer != 0 || throttle != 0 || brake != 0 || handbrake || shiftUp || shiftDown; }
 };
 
-// The raw value of a mapped axis (0 when unmapped or absent), and a button's state.
-float rawAxis(const RawControllerState& state, int axis);
+// The raw value of a mapped axis; its rest when unmapped or when the device lacks it (so it
+// shapes to 0). And a button's state.
+float rawAxis(const RawControllerState& state, const AxisShaping& shaping);
 bool buttonDown(const RawControllerState& state, int button);
 
 ShapedControls shapeControls(const ControllerMapping& mapping, const RawControllerState& state);

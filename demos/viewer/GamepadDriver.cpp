@@ -34,9 +34,9 @@ ControllerReading GamepadDriver::read() const {
     reading.connected = true;
     reading.deviceName = name;
     reading.mapping = mapping;
-    reading.rawSteer = rawAxis(state, mapping->steer.axis);
-    reading.rawThrottle = rawAxis(state, mapping->throttle.axis);
-    reading.rawBrake = rawAxis(state, mapping->brake.axis);
+    reading.rawSteer = rawAxis(state, mapping->steer);
+    reading.rawThrottle = rawAxis(state, mapping->throttle);
+    reading.rawBrake = rawAxis(state, mapping->brake);
     reading.shaped = shapeControls(*mapping, state);
     reading.input = inputFromControls(*mapping, reading.shaped);
     return reading;

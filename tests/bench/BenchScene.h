@@ -117,7 +117,8 @@ class Fleet {
   // Wheel ray (world) of car `car`, wheel `wheel`, as the vehicles cast it.
   void wheelRay(int car, int wheel, btVector3& from, btVector3& to) const;
   btRigidBody& chassis(int car) { return *chassis_[car]; }
-  RaycastVehicle& raycar(int car) { return *raycars_[size_t(car)]; }  // lone raycar kinds only
+  RaycastVehicle& raycar(int car) { return *raycars_[size_t(car)]; }  // car < loneRaycarCount()
+  int loneRaycarCount() const { return int(raycars_.size()); }  // 0 but for the lone raycar kinds
   // The wheels' cached mesh triangles, all lone raycar cars together (0 for other kinds).
   int cachedTriangles() const;
 

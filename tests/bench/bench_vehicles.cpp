@@ -285,7 +285,7 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
   for (int i = 0; i < steps; ++i) {
     seconds += fleet.step();
     frameSeconds += fleet.lastFrameSeconds();
-    for (int c = 0; c < fleet.count() && fleet.cachedTriangles() > 0; ++c)
+    for (int c = 0; c < fleet.loneRaycarCount(); ++c)
       sweeps += fleet.raycar(c).solveReport().sweeps;
     if (kind == "rays4") seconds += castFloorRays(world, fleet);
   }

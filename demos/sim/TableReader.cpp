@@ -1,0 +1,72 @@
+#include "TableReader.h"
+
+#include <cmath>
+#include <optional>
+#include <sstream>
+
+#include "io/TomlOverrides.h"  // sourceFile: a key written by a --set override names it
+#include "raycar/Error.h"
+
+namespace raycar::sim {
+
+void TableReader::read() {
+  for (auto&& [key, node] : table_) {
+    line_ = int(key.source().begin.line);
+    keyFile_ = toml_overrides::sourceFile(key, file_);
+    key_ = std::string(key.str());
+    const auto reader = readers_.find(key_);
+    if (reader == readers_.end()) {
+      std::string known;
+      for (const auto& [name, unused] : readers_) known += (known.empty() ? "" : ", ") + name;
+      fail("unknown key in [" + section_ + "]; known: " + known);
+    }
+    reader->second(node);
+  }
+}
+
+void TableReader::fail(const std::string& message) const {
+  throw Error({keyFile_, line_, section_ + "." + key_}, message);
+}
+
+double TableReader::number(const toml::node& node, double low, double high) const {
+  if (!node.is_number()) fail("expects a number");
+  // toml++ gives no double for an integer beyond 2^53 that a double cannot hold exactly.
+  const std::optional<double> exact = node.value<double>();
+  if (!exact) fail("cannot be read exactly as a number (an integer beyond 2^53)");
+  const double value = *exact;
+  if (!std::isfinite(value) || value < low || value > high) {
+    std::ostringstream range;
+    range << "must lie in [" << low << ", " << high << "]";
+    fail(range.str());
+  }
+  return value;
+}
+
+std::string TableReader::text(const toml::node& node) const {
+  if (!node.is_string()) fail("expects a string");
+  return *node.value<std::string>();
+}
+
+bool TableReader::boolean(const toml::node& node) const {
+  if (!node.is_boolean()) fail("expects true or false");
+  return *node.value<bool>();
+}
+
+std::vector<double> TableReader::numbers(const toml::node& node, size_t size, double low, double high) const {
+  const toml::array* array = node.as_array();
+  if (!array || (size && array->size() != size))
+    fail("expects an array of " + (size ? std::to_string(size) + " " : std::string()) + "numbers");
+  std::vector<double> values;
+  for (const toml::node& element : *array) values.push_back(number(element, low, high));
+  return values;
+}
+
+std::vector<std::vector<double>> TableReader::rows(const toml::node& node, size_t size) const {
+  const toml::array* array = node.as_array();
+  if (!array) fail("expects an array of arrays");
+  std::vector<std::vector<double>> values;
+  for (const toml::node& row : *array) values.push_back(numbers(row, size, -1e6, 1e6));
+  return values;
+}
+
+}  // namespace raycar::sim

@@ -1,0 +1,44 @@
+#pragma once
+// Reads one TOML table's keys for the demos' files (scenes, controller mappings): each known key
+// has a reader, anything else is an error naming the file, the key's line and `section.key`.
+
+#include <toml++/toml.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace raycar::sim {
+
+class TableReader {
+ public:
+  // `section` prefixes every key in errors ("scene", "controller.steer").
+  TableReader(const std::string& file, const std::string& section, const toml::table& table)
+      : file_(file), section_(section), table_(table) {}
+
+  using Reader = std::function<void(const toml::node&)>;
+  void on(const std::string& key, Reader reader) { readers_[key] = std::move(reader); }
+
+  // Hands every key to its reader, in the file's order; an unknown key is an error listing the
+  // known ones.
+  void read();
+
+  // An error at the key being read (raycar::Error).
+  [[noreturn]] void fail(const std::string& message) const;
+  double number(const toml::node& node, double low, double high) const;
+  std::string text(const toml::node& node) const;
+  bool boolean(const toml::node& node) const;
+  std::vector<double> numbers(const toml::node& node, size_t size, double low, double high) const;
+  std::vector<std::vector<double>> rows(const toml::node& node, size_t size) const;
+
+ private:
+  std::string file_, section_;
+  const toml::table& table_;
+  std::map<std::string, Reader> readers_;
+  int line_ = 0;
+  std::string key_;
+  std::string keyFile_;  // the file of the key being read: the file, or a --set override
+};
+
+}  // namespace raycar::sim
