@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "Prefetch.h"
 
 namespace raycar {
 namespace {
@@ -77,15 +76,20 @@ void ContactSolver::spreadSpinChange(const WheelContacts& contacts, int wheel,
                   [&contacts](int other) -> btScalar& { return contacts[size_t(other)].angularSpeed; });
 }
 
-void ContactSolver::reserve(size_t wheelCount) {
-  groundBodies_.reserve(wheelCount);
-  rows_.resize(wheelCount);
-  trials_.resize(wheelCount);
+ContactSolver::Scratch& ContactSolver::threadScratch(size_t wheelCount) {
+  thread_local Scratch scratch;
+  if (scratch.rows.size() < wheelCount) {
+    scratch.rows.resize(wheelCount);
+    scratch.trials.resize(wheelCount);
+  }
+  // At most one ground body per wheel: groundBodies() then never grows within a step.
+  if (scratch.groundBodies.capacity() < wheelCount) scratch.groundBodies.reserve(wheelCount);
+  return scratch;
 }
 
-void ContactSolver::prefetch() const {
-  prefetchArray(rows_);
-  prefetchArray(trials_);
+void ContactSolver::beginStep(size_t wheelCount) {
+  scratch_ = &threadScratch(wheelCount);
+  scratch_->groundBodies.clear();
 }
 
 void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& contact,
@@ -98,7 +102,7 @@ void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& cont
     row.groundSpeed = contact.groundVelocity.dot(direction);
     return;
   }
-  const SolverBody& ground = groundBodies_[contact.groundBody];
+  const SolverBody& ground = scratch_->groundBodies[contact.groundBody];
   row.groundAngular = contact.groundArm.cross(direction);
   row.groundTurn = ground.inverseInertia * row.groundAngular;
   row.inverseMass += ground.inverseMass + row.groundAngular.dot(row.groundTurn);
@@ -138,13 +142,13 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     body.angularVelocity += body.predictedAngularChange * sign;
   };
   addPredicted(chassis, 1);
-  for (SolverBody& ground : groundBodies_) addPredicted(ground, 1);
+  for (SolverBody& ground : scratch_->groundBodies) addPredicted(ground, 1);
 
   // The rows, and the warm-start impulses onto the bodies and wheels.
   for (size_t i = 0; i < count; ++i) {
     WheelContact& contact = contacts[i];
     if (!contact.active) continue;
-    ContactRows& rows = rows_[i];
+    ContactRows& rows = scratch_->rows[i];
     buildRow(chassis, contact, contact.normal, rows.normal);
     // A spring stiffer than one step resolves (k dt^2 w > 1, w the row's inverse mass: its
     // period under about 6 steps) would, semi-implicit, gain energy each step and launch the car.
@@ -191,9 +195,9 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
         continue;
       }
       const btScalar normalBefore = contact.normalImpulse();
-      solveSuspension(chassis, contact, rows_[i], dt);
+      solveSuspension(chassis, contact, scratch_->rows[i], dt);
       if (contact.bumpStopActive)
-        solveBumpStop(chassis, contact, rows_[i], dt, settings);
+        solveBumpStop(chassis, contact, scratch_->rows[i], dt, settings);
       track(normalBefore, contact.normalImpulse());
       setFrictionLimits(contact, dt);
     }
@@ -204,33 +208,33 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     // from evaluating each row just before solving it.
     for (size_t i = 0; i < count; ++i)
       if (contacts[i].active) {
-        trials_[i] = longitudinalTrial(chassis, contacts[i], rows_[i], dt);
-        contacts[i].longitudinalStuck = trials_[i].sticks || trials_[i].law.sticks;
+        scratch_->trials[i] = longitudinalTrial(chassis, contacts[i], scratch_->rows[i], dt);
+        contacts[i].longitudinalStuck = scratch_->trials[i].sticks || scratch_->trials[i].law.sticks;
       }
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
       const btScalar before = contact.longitudinalImpulse;
-      const btScalar speed = rowSpeed(chassis, contact, rows_[i].longitudinal);
+      const btScalar speed = rowSpeed(chassis, contact, scratch_->rows[i].longitudinal);
       const btScalar spinBefore = contact.angularSpeed;
-      commit(chassis, contact, rows_[i], candidate(trials_[i], before, speed, dt),
+      commit(chassis, contact, scratch_->rows[i], candidate(scratch_->trials[i], before, speed, dt),
              contact.lateralImpulse);
       spreadSpinChange(contacts, int(i), contact.angularSpeed - spinBefore);
       track(before, contact.longitudinalImpulse);
     }
     for (size_t i = 0; i < count; ++i)
       if (contacts[i].active) {
-        trials_[i] = lateralTrial(chassis, contacts[i], rows_[i]);
-        contacts[i].lateralStuck = trials_[i].sticks || trials_[i].law.sticks;
+        scratch_->trials[i] = lateralTrial(chassis, contacts[i], scratch_->rows[i]);
+        contacts[i].lateralStuck = scratch_->trials[i].sticks || scratch_->trials[i].law.sticks;
       }
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
       const btScalar before = contact.lateralImpulse;
-      const btScalar speed = rowSpeed(chassis, contact, rows_[i].lateral);
+      const btScalar speed = rowSpeed(chassis, contact, scratch_->rows[i].lateral);
       const btScalar spinBefore = contact.angularSpeed;
-      commit(chassis, contact, rows_[i], contact.longitudinalImpulse,
-             candidate(trials_[i], before, speed, dt));
+      commit(chassis, contact, scratch_->rows[i], contact.longitudinalImpulse,
+             candidate(scratch_->trials[i], before, speed, dt));
       spreadSpinChange(contacts, int(i), contact.angularSpeed - spinBefore);
       track(before, contact.lateralImpulse);
     }
@@ -249,12 +253,12 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     WheelContact& contact = contacts[i];
     contact.warmStart = contact.active;
     if (!contact.active) continue;
-    contact.forwardSpeed = rowSpeed(chassis, contact, rows_[i].longitudinal);
-    contact.lateralSpeed = rowSpeed(chassis, contact, rows_[i].lateral);
+    contact.forwardSpeed = rowSpeed(chassis, contact, scratch_->rows[i].longitudinal);
+    contact.lateralSpeed = rowSpeed(chassis, contact, scratch_->rows[i].lateral);
     updateStickDisplacements(contact, dt);
   }
   addPredicted(chassis, -1);
-  for (SolverBody& ground : groundBodies_) addPredicted(ground, -1);
+  for (SolverBody& ground : scratch_->groundBodies) addPredicted(ground, -1);
 }
 
 void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,

@@ -137,9 +137,13 @@ bool RaycastVehicle::isSteered(int wheel) const {
   return runtime_->wheels[size_t(wheel)].steered;
 }
 
-const WheelSettings& RaycastVehicle::wheelSettings(int wheel) const {
+WheelSettings RaycastVehicle::wheelSettings(int wheel) const {
   checkWheelIndex(wheel, "wheel settings");
-  return runtime_->wheels[size_t(wheel)].settings;
+  const Wheel& runtimeWheel = runtime_->wheels[size_t(wheel)];
+  WheelSettings settings = runtimeWheel.settings;
+  settings.stiffness = runtimeWheel.suspensionStiffness;
+  settings.damping = runtimeWheel.suspensionDamping;
+  return settings;
 }
 
 const WheelState& RaycastVehicle::wheelState(int wheel) const {

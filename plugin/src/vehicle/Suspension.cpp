@@ -94,14 +94,14 @@ void Suspension::update(const btRigidBody& chassis, std::vector<Wheel>& wheels) 
     }
     const int slot = wheel.axleSlot;
     const int others = axleWheelCounts_[size_t(slot)] - 1;
-    const btScalar stiffness = wheel.settings.stiffness;
+    const btScalar stiffness = wheel.suspensionStiffness;
     btScalar force = stiffness * state.suspensionCompression;
     if (others > 0 && stabilizer > 0)
       force += antiRollForce(stabilizer, stiffness, state.suspensionCompression,
                              (axleCompressionSums_[size_t(slot)] - state.suspensionCompression) /
                                  btScalar(others));
     wheel.springForce = force;
-    wheel.loadEstimate = std::max(btScalar(0), force + wheel.settings.damping * state.compressionSpeed);
+    wheel.loadEstimate = std::max(btScalar(0), force + wheel.suspensionDamping * state.compressionSpeed);
   }
 }
 
@@ -112,11 +112,11 @@ void Suspension::prepareContacts(std::vector<Wheel>& wheels, btScalar dt) const 
     const WheelState& state = wheel.state;
     if (!state.inContact) continue;
     WheelContact& contact = wheel.contact;
-    const btScalar damping = wheel.settings.damping;
+    const btScalar damping = wheel.suspensionDamping;
     contact.springForce =
         wheel.springForce + (implicitDamper ? 0 : damping * state.compressionSpeed);
     contact.damping = implicitDamper ? damping : 0;
-    contact.springStiffness = wheel.settings.stiffness * (1 + settings_->stabilizer);
+    contact.springStiffness = wheel.suspensionStiffness * (1 + settings_->stabilizer);
     contact.rayCosine = wheel.rayCosine;
     // The bump stop row joins when full compression is within two steps' closing travel (plus
     // 2 cm); further away it could not act anyway.

@@ -60,8 +60,8 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
   for (size_t i = 0; i < count; ++i) {
     Wheel& wheel = wheels.emplace_back(settings.wheels[i], settings.wheelQuery);
     const SuspensionRates rates = resolveSuspensionRates(wheel.settings, staticLoads[i], gravity);
-    wheel.settings.stiffness = rates.stiffness;
-    wheel.settings.damping = rates.damping;
+    wheel.suspensionStiffness = rates.stiffness;
+    wheel.suspensionDamping = rates.damping;
     wheel.forwardPosition = support[i].forward;
     wheel.leftPosition = wheel.settings.attachmentPoint.dot(left);
     wheel.outward = wheel.leftPosition > 0 ? btScalar(-1) : btScalar(1);
@@ -91,7 +91,6 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody, VehicleSettings vehicle
     return wheel.nearbyGround;
   });
   if (anyNearby) nearby.emplace();
-  solver.reserve(wheels.size());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,12 +183,12 @@ int VehicleRuntime::groundBodyIndex(btRigidBody* body) {
   std::vector<SolverBody>& bodies = solver.groundBodies();
   for (size_t i = 0; i < bodies.size(); ++i)
     if (bodies[i].body == body) return int(i);
-  bodies.emplace_back();  // capacity reserved for one body per wheel: no allocation
+  bodies.emplace_back();  // room for one body per wheel (ContactSolver::beginStep)
   return int(bodies.size() - 1);
 }
 
 void VehicleRuntime::solveContacts(btScalar dt) {
-  solver.groundBodies().clear();
+  solver.beginStep(wheels.size());
   suspension.prepareContacts(wheels, dt);
   const EngineSpinCoupling& engine = drivetrain.engineCoupling();
   for (size_t i = 0; i < wheels.size(); ++i) {
@@ -256,7 +255,6 @@ void VehicleRuntime::prefetchArrays() const {
 }
 
 void VehicleRuntime::prefetchInternals() const {
-  solver.prefetch();
   if (nearby) nearby->prefetch();
 }
 

@@ -57,8 +57,9 @@ class VehicleRuntime {
   // wheels and the solver's arrays too made a thousand lone cars 7% faster but one car 8% slower
   // (its data is in the cache, and each request is an instruction). VehicleGroup asks in stages
   // a few vehicles ahead, each stage reading only what the stage before asked for: the chassis
-  // and the wheels (arrays), the solver's arrays and the nearby objects (internals), the wheels'
-  // cached ground triangles (caches).
+  // and the wheels (arrays), the nearby objects (internals), the wheels' cached ground
+  // triangles (caches). The solver's arrays are the thread's (ContactSolver::beginStep), already
+  // in its cache from the car before.
   void prefetchStepStart() const;
   void prefetchArrays() const;
   void prefetchInternals() const;

@@ -25,7 +25,10 @@ struct Wheel {
         hasCamber(wheelSettings.staticCamber != 0 || wheelSettings.camberGain != 0 ||
                   wheelSettings.tire.camberStiffness > 0) {}
 
-  WheelSettings settings;  // stiffness and damping resolved (Suspension.h's automatic rules)
+  // The vehicle's settings for this wheel, as given (VehicleRuntime::settings, which may be
+  // shared by many vehicles): a wheel holds no copy. What the automatic rules resolve per
+  // vehicle is below (suspensionStiffness, suspensionDamping).
+  const WheelSettings& settings;
   WheelState state;        // what RaycastVehicle::wheelState shows
   std::shared_ptr<const TireModel> tire;
   GroundQuerySlot groundQuery;  // ground(): the query
@@ -37,6 +40,10 @@ struct Wheel {
   WheelContact contact;
 
   // Fixed at construction
+  // The spring rate (N/m) and damping (N s/m): the settings' own, or where those ask for the
+  // automatic rules (0), the rates resolved from this vehicle's static loads (Suspension.h).
+  btScalar suspensionStiffness = 0;
+  btScalar suspensionDamping = 0;
   // m: the attachment point along the chassis' forward and left axes, from the centre of mass
   // (steering geometry, brake groups, the downforce's axles)
   btScalar forwardPosition = 0;

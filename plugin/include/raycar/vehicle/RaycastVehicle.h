@@ -77,7 +77,10 @@ class RaycastVehicle : public btActionInterface {
   const std::shared_ptr<const SurfaceTable>& surfaceTable() const;
 
   int wheelCount() const;
-  const WheelSettings& wheelSettings(int wheel) const;
+  // A wheel's settings as the vehicle runs them: settings().wheels[wheel] with the automatic
+  // stiffness and damping (0 in the settings) resolved from this vehicle's static loads. A copy:
+  // the vehicle keeps the settings once, as given, and the resolved rates in the wheel.
+  WheelSettings wheelSettings(int wheel) const;
   const WheelState& wheelState(int wheel) const;
   // World transform of a wheel for rendering: at its suspension length, steered and spun. The
   // wheel mesh is expected in the chassis' axes, centred on the wheel.
