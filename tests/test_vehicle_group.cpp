@@ -24,7 +24,8 @@ enum class Updater { Separate, GroupOneThread, GroupTwoThreads };
 // with `slab`, the first car stands on a 400 kg dynamic slab lying on the hills.
 std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSlab = nullptr,
                                  GroundQueryKind query = GroundQueryKind::Ray,
-                                 const VehicleGroup::ParallelFor& parallelFor = {}) {
+                                 const VehicleGroup::ParallelFor& parallelFor = {},
+                                 bool shareSettings = false) {
   TestWorld world;
   world.addHillMesh(60, 1, btTransform::getIdentity(), 1);
   btRigidBody* slabBody = nullptr;
@@ -36,6 +37,8 @@ std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSl
   CarSpec spec;
   VehicleSettings settings = makeCarSettings(spec);
   for (WheelSettings& wheel : settings.wheels) wheel.groundQuery = query;
+  // With `shareSettings`, every grouped car is made from this one copy.
+  const auto shared = std::make_shared<const VehicleSettings>(settings);
   // Threads even for a dozen cars (the default waits for 32 per thread).
   VehicleGroup group(updater == Updater::GroupTwoThreads ? 2 : 1, 1);
   group.setParallelFor(parallelFor);
@@ -52,7 +55,8 @@ std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSl
     } else {
       btRigidBody* body = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), pose, 0.5f);
       body->setActivationState(DISABLE_DEACTIVATION);
-      vehicles.push_back(&group.addVehicle(*body, settings));
+      vehicles.push_back(shareSettings ? &group.addVehicle(*body, shared)
+                                       : &group.addVehicle(*body, settings));
       chassis.push_back(body);
     }
   }
@@ -109,6 +113,31 @@ TEST_CASE("with sphere and cylinder wheels too: one thread and two give bitwise 
     CHECK(sameBits(driveFleet(Updater::Separate, false, nullptr, query),
                    driveFleet(Updater::GroupTwoThreads, false, nullptr, query)));
   }
+}
+
+TEST_CASE("cars made from one shared copy of the settings move exactly as cars with copies of their own") {
+  // A vehicle never writes its settings (what it resolves, it keeps in its wheels), so a dozen
+  // cars sharing one copy, on the hills and the slab, must give the trajectories bit for bit.
+  for (const GroundQueryKind query : {GroundQueryKind::Ray, GroundQueryKind::Cylinder}) {
+    CAPTURE(int(query));
+    CHECK(sameBits(driveFleet(Updater::GroupTwoThreads, true, nullptr, query),
+                   driveFleet(Updater::GroupTwoThreads, true, nullptr, query, {}, true)));
+  }
+  TestWorld world;
+  btRigidBody* chassis = world.addBox(1200, btVector3(0.9f, 0.25f, 2.1f), btTransform::getIdentity(), 0.5f);
+  VehicleGroup group(1);
+  CHECK_THROWS_AS(group.addVehicle(*chassis, std::shared_ptr<const VehicleSettings>()), SettingsError);
+  CHECK_THROWS_AS(RaycastVehicle(*chassis, std::shared_ptr<const VehicleSettings>()), SettingsError);
+  // The resolved spring rate is the vehicle's, not written into the shared settings.
+  CarSpec spec;
+  VehicleSettings automatic = makeCarSettings(spec);
+  automatic.wheels[0].stiffness = 0;  // the automatic rule: from the static load
+  const auto sharedAutomatic = std::make_shared<const VehicleSettings>(automatic);
+  RaycastVehicle vehicle(*chassis, sharedAutomatic);
+  const bool sharesTheCopy = vehicle.sharedSettings() == sharedAutomatic;
+  CHECK(sharesTheCopy);
+  CHECK(sharedAutomatic->wheels[0].stiffness == 0);
+  CHECK(vehicle.wheelSettings(0).stiffness > 0);
 }
 
 TEST_CASE("on static ground a vehicle group moves its cars exactly as separate actions do") {

@@ -171,6 +171,13 @@ Fleet::Fleet(BenchWorld& world, FleetKind kind, int count, int threads)
     tuning_.m_frictionSlip = 1.2f;
     tuning_.m_maxSuspensionForce = 1e5f;
   }
+  // One model, many cars: every raycar car of the fleet shares one copy of the settings, as a
+  // game's cars of one model would (RaycastVehicle's shared constructor).
+  const GroundQueryKind query = kind == FleetKind::RaycarSphere     ? GroundQueryKind::Sphere
+                                : kind == FleetKind::RaycarCylinder ? GroundQueryKind::Cylinder
+                                                                    : GroundQueryKind::Ray;
+  const auto settings =
+      std::make_shared<const VehicleSettings>(raycarSettings(kind != FleetKind::RaycarNoCache, query));
   for (int i = 0; i < count; ++i) {
     btRigidBody::btRigidBodyConstructionInfo info(kMass, nullptr, chassisShape_.get(), inertia);
     info.m_startWorldTransform = startPose(i, count);
@@ -183,18 +190,13 @@ Fleet::Fleet(BenchWorld& world, FleetKind kind, int count, int threads)
     switch (kind) {
       case FleetKind::Raycar:
       case FleetKind::RaycarNoCache:
-        raycars_.push_back(
-            std::make_unique<RaycastVehicle>(body, raycarSettings(kind == FleetKind::Raycar)));
-        break;
       case FleetKind::RaycarSphere:
       case FleetKind::RaycarCylinder:
-        raycars_.push_back(std::make_unique<RaycastVehicle>(
-            body, raycarSettings(true, kind == FleetKind::RaycarSphere ? GroundQueryKind::Sphere
-                                                                       : GroundQueryKind::Cylinder)));
+        raycars_.push_back(std::make_unique<RaycastVehicle>(body, settings));
         break;
       case FleetKind::RaycarGroup:
       case FleetKind::RaycarGroupGameJobs:
-        group_->addVehicle(body, raycarSettings(true));
+        group_->addVehicle(body, settings);
         break;
       case FleetKind::Bullet: {
         bulletCars_.push_back(std::make_unique<btRaycastVehicle>(tuning_, &body, raycaster_.get()));
@@ -297,9 +299,12 @@ double bytesPerVehicle(FleetKind kind, int count) {
   const GroundQueryKind query = kind == FleetKind::RaycarSphere     ? GroundQueryKind::Sphere
                                 : kind == FleetKind::RaycarCylinder ? GroundQueryKind::Cylinder
                                                                     : GroundQueryKind::Ray;
-  const VehicleSettings settings = raycarSettings(kind != FleetKind::RaycarNoCache, query);
-  // In use on the heap before and after: the vehicles alone (their settings, wheels, caches
-  // and solver), allocator overhead included.
+  // One copy of the settings for all the cars, as in the fleets (made before counting: a game
+  // keeps it once per model, not per car).
+  const auto settings =
+      std::make_shared<const VehicleSettings>(raycarSettings(kind != FleetKind::RaycarNoCache, query));
+  // In use on the heap before and after: the vehicles alone (their wheels, caches and state),
+  // allocator overhead included.
   const size_t before = mallinfo2().uordblks;
   for (int i = 0; i < count; ++i) {
     if (kind == FleetKind::Bullet) {

@@ -53,7 +53,10 @@ bool NearbyGround::gather(const btCollisionWorld& world, const btCollisionObject
   return nearby_.gather(world, boxMin - slack, boxMax + slack, filter);
 }
 
-void NearbyGround::prefetch() const { prefetchArray(nearby_.objects()); }
+NearbyGround& NearbyGround::forThisThread() {
+  thread_local NearbyGround nearby;
+  return nearby;
+}
 
 WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const GroundSweep& sweep,
                                      const btCollisionObject* chassis) const {

@@ -40,6 +40,9 @@ namespace raycar {
 class NearbyGround {
  public:
   NearbyGround();
+  // Gathered anew for every vehicle and read only within its ground queries, so one list per
+  // thread serves every vehicle the thread steps (it allocates once, the first time).
+  static NearbyGround& forThisThread();
   // Gathers the objects whose broadphase leaves overlap [boxMin, boxMax], a box around all the
   // vehicle's wheel sweeps. False when only the world's queries can answer this step (a
   // broadphase other than btDbvtBroadphase, or a crowd of objects around the car).
@@ -47,7 +50,6 @@ class NearbyGround {
               const btVector3& boxMin, const btVector3& boxMax);
   const std::vector<NearbyObject>& objects() const { return nearby_.objects(); }
   const btCollisionObject* chassis() const { return chassis_; }
-  void prefetch() const;  // Prefetch.h
 
  private:
   NearbyObjects nearby_;
@@ -88,7 +90,8 @@ class GroundQuery {
   // thousand cars ask for it in every step, and an indirect call per wheel cost more than the
   // prefetching saved.
   void prefetchCaches() const {
-    for (const PrefetchBlock& block : prefetchBlocks_) prefetchBytes(block.begin, block.bytes);
+    for (int i = 0; i < MeshCacheSet::kPrefetchBlocks; ++i)
+      prefetchBytes(prefetchBlocks_.begin[i], prefetchBlocks_.bytes[i]);
   }
   // Forgets cached ground (after a mesh's vertices were changed in place).
   virtual void clear() {}
@@ -97,7 +100,7 @@ class GroundQuery {
  protected:
   GroundQuery() = default;
   // The memory the next cast reads besides the object itself (kept current by the query).
-  PrefetchBlock prefetchBlocks_[MeshCacheSet::kPrefetchBlocks];
+  MeshCacheSet::PrefetchBlocks prefetchBlocks_;
   btScalar reach_ = 0;
 };
 

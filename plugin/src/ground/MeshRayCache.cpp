@@ -117,8 +117,11 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
 
   TriangleHits hits(fromLocal, toLocal, result.m_flags);
   hits.m_hitFraction = result.m_closestHitFraction;
+  const CachedLeaf* leaves = this->leaves();
+  const CachedTriangle* triangles = this->triangles();
+  const CachedVertices* keptVertices = vertices();
   for (int i = 0; i < count_; ++i) {
-    const CachedLeaf& leaf = leaves_[i];
+    const CachedLeaf& leaf = leaves[i];
     if (!testQuantizedAabbAgainstQuantizedAabb(rayQuantizedMin, rayQuantizedMax,
                                                leaf.quantizedMin, leaf.quantizedMax))
       continue;
@@ -126,12 +129,12 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
                                  bvh.unQuantize(leaf.quantizedMax)};
     btScalar entry = 1.0;
     if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
-    const CachedTriangle& triangle = triangles_[i];
-    const btScalar* v = vertices_ != nullptr ? vertices_[i].vertices
+    const CachedTriangle& triangle = triangles[i];
+    const btScalar* v = keptVertices != nullptr ? keptVertices[i].vertices
                                              : passedTriangle(*shape.getMeshInterface(), triangle);
     btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
                              btVector3(v[6], v[7], v[8])};
-    hits.processTriangle(vertices, triangle.part, triangle.index);
+    hits.processTriangle(vertices, triangle.part(), triangle.index());
   }
   if (hits.hit) {
     btCollisionWorld::LocalShapeInfo shapeInfo;
@@ -148,8 +151,7 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
 const btScalar* MeshRayCache::passedTriangle(const btStridingMeshInterface& mesh,
                                              const CachedTriangle& triangle) {
   for (int slot = 0; slot < 2; ++slot) {
-    const CachedTriangle& id = recent_[slot].id;
-    if (id.index == triangle.index && id.part == triangle.part) {
+    if (recent_[slot].id == triangle) {
       olderRecent_ = 1 - slot;
       return recent_[slot].vertices.vertices;
     }
@@ -157,7 +159,7 @@ const btScalar* MeshRayCache::passedTriangle(const btStridingMeshInterface& mesh
   RecentTriangle& recent = recent_[olderRecent_];
   olderRecent_ = 1 - olderRecent_;
   recent.id = triangle;
-  readMeshTriangle(mesh, triangle.part, triangle.index, recent.vertices.vertices);  // gather checked it
+  readMeshTriangle(mesh, triangle.part(), triangle.index(), recent.vertices.vertices);  // gather checked it
   return recent.vertices.vertices;
 }
 
@@ -190,7 +192,7 @@ bool MeshRayCache::refresh(const btCollisionObject& object, const btBvhTriangleM
     const btVector3 slack(kGatherSlack, kGatherSlack, kGatherSlack);
     if (gather(shape, boxMin - slack, boxMax + slack)) {
       // Vertices are read again from the mesh after a refresh, as the kept ones are.
-      recent_[0].id = recent_[1].id = CachedTriangle{-1, -1};
+      recent_[0].id = recent_[1].id = CachedTriangle{};
       object_ = &object;
       shape_ = &shape;
       bvh_ = const_cast<btBvhTriangleMeshShape&>(shape).getOptimizedBvh();
@@ -229,15 +231,15 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     ++i;
     if (!overlap) continue;
     if (count_ == capacity_) return false;
-    CachedTriangle& triangle = triangles_[count_];
-    triangle.part = node.getPartId();
-    triangle.index = node.getTriangleIndex();
+    CachedTriangle& triangle = const_cast<CachedTriangle*>(triangles())[count_];
+    triangle.packedId = node.m_escapeIndexOrTriangleIndex;
     // Read now even when not kept: a triangle the mesh cannot give (byte indices, an index out of
     // range) sends the wheel to Bullet before any ray relies on the cache.
     btScalar unkept[9];
-    btScalar* vertices = vertices_ != nullptr ? vertices_[count_].vertices : unkept;
-    if (!readMeshTriangle(mesh, triangle.part, triangle.index, vertices)) return false;
-    CachedLeaf& leaf = leaves_[count_];
+    btScalar* vertices =
+        keepsVertices_ ? const_cast<CachedVertices*>(this->vertices())[count_].vertices : unkept;
+    if (!readMeshTriangle(mesh, triangle.part(), triangle.index(), vertices)) return false;
+    CachedLeaf& leaf = const_cast<CachedLeaf*>(leaves())[count_];
     for (int axis = 0; axis < 3; ++axis) {
       leaf.quantizedMin[axis] = node.m_quantizedAabbMin[axis];
       leaf.quantizedMax[axis] = node.m_quantizedAabbMax[axis];
@@ -247,16 +249,11 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
   return true;
 }
 
-MeshCacheSet::MeshCacheSet(int capacity, bool keepVertices)
-    : capacity_(capacity),
-      leaves_(size_t(kMeshes) * size_t(capacity)),
-      triangles_(leaves_.size()),
-      vertices_(keepVertices ? leaves_.size() : 0) {
-  for (size_t i = 0; i < size_t(kMeshes); ++i) {
-    const size_t first = i * size_t(capacity);
-    caches_[i].attach(&leaves_[first], &triangles_[first],
-                      keepVertices ? &vertices_[first] : nullptr, capacity);
-  }
+MeshCacheSet::MeshCacheSet(int capacity, bool keepVertices) {
+  const size_t bytes = MeshRayCache::storageBytes(capacity, keepVertices);
+  storage_ = std::make_unique<unsigned char[]>(size_t(kMeshes) * bytes);
+  for (size_t i = 0; i < size_t(kMeshes); ++i)
+    caches_[i].attach(storage_.get() + i * bytes, capacity, keepVertices);
 }
 
 MeshRayCache* MeshCacheSet::cacheFor(const std::vector<NearbyObject>& nearby,
@@ -284,15 +281,17 @@ int MeshCacheSet::triangleCount() const {
   return count;
 }
 
-void MeshCacheSet::describe(PrefetchBlock (&blocks)[kPrefetchBlocks]) const {
-  const size_t capacity = size_t(capacity_);
+void MeshCacheSet::describe(PrefetchBlocks& blocks) const {
   for (size_t i = 0; i < size_t(kMeshes); ++i) {
-    const size_t count = caches_[i].empty() ? 0 : size_t(caches_[i].triangleCount());
-    blocks[2 * i] = {&leaves_[i * capacity], count * sizeof(CachedLeaf)};
+    const MeshRayCache& cache = caches_[i];
+    const size_t count = cache.empty() ? 0 : size_t(cache.triangleCount());
+    blocks.begin[2 * i] = cache.leaves();
+    blocks.bytes[2 * i] = std::uint32_t(count * sizeof(CachedLeaf));
     // The triangles a ray reads are the mesh's own, found only as it passes their leaf.
-    blocks[2 * i + 1] = vertices_.empty()
-                            ? PrefetchBlock{&triangles_[i * capacity], count * sizeof(CachedTriangle)}
-                            : PrefetchBlock{&vertices_[i * capacity], count * sizeof(CachedVertices)};
+    const bool kept = cache.vertices() != nullptr;
+    blocks.begin[2 * i + 1] = kept ? static_cast<const void*>(cache.vertices()) : cache.triangles();
+    blocks.bytes[2 * i + 1] =
+        std::uint32_t(count * (kept ? sizeof(CachedVertices) : sizeof(CachedTriangle)));
   }
 }
 

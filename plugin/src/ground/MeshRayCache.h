@@ -29,6 +29,8 @@
 
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "Prefetch.h"
@@ -48,10 +50,20 @@ struct CachedLeaf {
   unsigned short quantizedMin[3];
   unsigned short quantizedMax[3];
 };
-// Which triangle a cached leaf holds.
+// Which triangle a cached leaf holds, as the leaf itself packs its part and triangle index
+// (btQuantizedBvhNode: 4 bytes, where two ints took 8), unpacked by Bullet's own accessors.
 struct CachedTriangle {
-  int part = 0;
-  int index = 0;
+  int packedId = -1;  // btQuantizedBvhNode::m_escapeIndexOrTriangleIndex of a leaf
+  int part() const { return leafOf(packedId).getPartId(); }
+  int index() const { return leafOf(packedId).getTriangleIndex(); }
+  bool operator==(const CachedTriangle& other) const { return packedId == other.packedId; }
+
+ private:
+  static btQuantizedBvhNode leafOf(int packed) {
+    btQuantizedBvhNode node;
+    node.m_escapeIndexOrTriangleIndex = packed;
+    return node;
+  }
 };
 // A cached triangle's vertices (mesh space, scaled), kept only by caches whose every query reads
 // most of their triangles (a shape's sweep). A ray reads the one or two triangles whose leaf it
@@ -65,14 +77,19 @@ class MeshRayCache {
   // The meshes this cache answers for: btBvhTriangleMeshShape with a quantised BVH.
   static bool canCache(const btCollisionObject& object);
 
-  // Storage for up to `capacity` leaves and their triangles, owned by the caller; `vertices`
-  // null: the triangles' vertices are read from the mesh when a ray needs them.
-  void attach(CachedLeaf* leaves, CachedTriangle* triangles, CachedVertices* vertices, int capacity) {
-    leaves_ = leaves;
-    triangles_ = triangles;
-    vertices_ = vertices;
+  // Storage for up to `capacity` leaves, owned by the caller (MeshCacheSet): `storage` holds
+  // their boxes, then their triangles, then, with `keepVertices`, their vertices; without, the
+  // vertices are read from the mesh when a ray needs them.
+  void attach(unsigned char* storage, int capacity, bool keepVertices) {
+    storage_ = storage;
     capacity_ = capacity;
+    keepsVertices_ = keepVertices;
     clear();
+  }
+  // Bytes of storage `capacity` leaves take.
+  static size_t storageBytes(int capacity, bool keepVertices) {
+    return size_t(capacity) * (sizeof(CachedLeaf) + sizeof(CachedTriangle) +
+                               (keepVertices ? sizeof(CachedVertices) : 0));
   }
   void clear() { object_ = nullptr; }
   bool holds(const btCollisionObject& object) const { return object_ == &object; }
@@ -93,9 +110,16 @@ class MeshRayCache {
              const btVector3& displacement, btScalar margin);
   // The cached leaves' boxes, triangles and (when kept) vertices, `triangleCount()` of each, and
   // the mesh's BVH (for its quantisation), valid after a successful cover.
-  const CachedLeaf* leaves() const { return leaves_; }
-  const CachedTriangle* triangles() const { return triangles_; }
-  const CachedVertices* vertices() const { return vertices_; }
+  const CachedLeaf* leaves() const { return reinterpret_cast<const CachedLeaf*>(storage_); }
+  const CachedTriangle* triangles() const {
+    return reinterpret_cast<const CachedTriangle*>(storage_ + size_t(capacity_) * sizeof(CachedLeaf));
+  }
+  // Null unless the cache keeps them.
+  const CachedVertices* vertices() const {
+    return keepsVertices_ ? reinterpret_cast<const CachedVertices*>(
+                                storage_ + size_t(capacity_) * (sizeof(CachedLeaf) + sizeof(CachedTriangle)))
+                          : nullptr;
+  }
   const btQuantizedBvh& bvh() const { return *bvh_; }
 
  private:
@@ -111,11 +135,11 @@ class MeshRayCache {
   // arrays waits on memory (7% of a hundred cars' step).
   const btScalar* passedTriangle(const btStridingMeshInterface& mesh, const CachedTriangle& triangle);
 
-  CachedLeaf* leaves_ = nullptr;
-  CachedTriangle* triangles_ = nullptr;
-  CachedVertices* vertices_ = nullptr;  // null: read from the mesh
+  // The leaves' boxes, triangles and (keepsVertices_) vertices, capacity_ of each (attach).
+  unsigned char* storage_ = nullptr;
+  bool keepsVertices_ = false;
   struct RecentTriangle {
-    CachedTriangle id{-1, -1};
+    CachedTriangle id;
     CachedVertices vertices;
   };
   RecentTriangle recent_[2];
@@ -140,11 +164,16 @@ class MeshCacheSet {
  public:
   static constexpr int kMeshes = 2;
   static constexpr int kPrefetchBlocks = 2 * kMeshes;  // each cache's leaves and triangles
+  // The memory the next cast reads: where each block begins, and its bytes.
+  struct PrefetchBlocks {
+    const void* begin[kPrefetchBlocks] = {};
+    std::uint32_t bytes[kPrefetchBlocks] = {};
+  };
 
   // `capacity` triangles per mesh; `keepVertices`: the caches hold the triangles' vertices too
   // (CachedVertices says when that pays).
   MeshCacheSet(int capacity, bool keepVertices);
-  // Moving keeps the storage (the vectors' buffers); a copy would share it.
+  // Moving keeps the storage (one buffer for both caches); a copy would share it.
   MeshCacheSet(MeshCacheSet&&) = default;
   MeshCacheSet& operator=(MeshCacheSet&&) = default;
   MeshCacheSet(const MeshCacheSet&) = delete;
@@ -156,14 +185,11 @@ class MeshCacheSet {
   void clear();
   int triangleCount() const;
   // The memory the next cast reads (after the caches changed).
-  void describe(PrefetchBlock (&blocks)[kPrefetchBlocks]) const;
+  void describe(PrefetchBlocks& blocks) const;
 
  private:
-  int capacity_;
   MeshRayCache caches_[kMeshes];
-  std::vector<CachedLeaf> leaves_;
-  std::vector<CachedTriangle> triangles_;
-  std::vector<CachedVertices> vertices_;  // empty unless keepVertices
+  std::unique_ptr<unsigned char[]> storage_;  // each cache's, one after the other
 };
 
 }  // namespace raycar

@@ -230,7 +230,7 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
   auto offer = [&](int i, const TriangleTouch& touch) {
     const TriangleTouch world{touch.distance, transform * touch.point,
                               transform.getBasis() * touch.normal};
-    if (callback.offer(world, object, triangles[i].part, triangles[i].index))
+    if (callback.offer(world, object, triangles[i].part(), triangles[i].index()))
       local.endDistance = std::min(local.endDistance, callback.best().distance);
   };
   // Two passes: the face touches of every triangle, then the edge and corner touches of those
@@ -276,7 +276,8 @@ ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySetti
     : cache_(settings.cache),
       margin_(settings.margin),
       caches_(kShapeCacheScale * settings.maxCachedTriangles, true) {
-  Geometry& shape = geometry_;
+  auto parts = std::make_unique<Parts>();
+  Geometry& shape = parts->geometry;
   shape.cylinder = wheel.groundQuery == GroundQueryKind::Cylinder;
   shape.radius = shape.cylinder || !(wheel.queryRadius > 0) ? wheel.radius : wheel.queryRadius;
   shape.halfWidth = shape.cylinder ? wheel.width / 2 : 0;
@@ -284,12 +285,13 @@ ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySetti
   shape.travel = wheel.suspensionMaxLength;
   shape.cosMaxSlope = std::cos(wheel.maxSlope * kDegree);
   if (shape.cylinder)
-    shape_ = std::make_unique<btCylinderShapeX>(btVector3(shape.halfWidth, shape.radius, shape.radius));
+    parts->convex = std::make_unique<btCylinderShapeX>(btVector3(shape.halfWidth, shape.radius, shape.radius));
   else
-    shape_ = std::make_unique<btSphereShape>(shape.radius);
+    parts->convex = std::make_unique<btSphereShape>(shape.radius);
   // Bullet rounds a cylinder's edges by its collision margin, so a rim touch it reports can lie
   // up to about that much behind the exact one; its sphere is exact.
-  slack_ = kSeamSlack + (shape.cylinder ? 2 * shape_->getMargin() : btScalar(0));
+  parts->slack = kSeamSlack + (shape.cylinder ? 2 * parts->convex->getMargin() : btScalar(0));
+  parts_ = std::move(parts);
   reach_ = shape.boundingRadius() + shape.lift();
   caches_.describe(prefetchBlocks_);
 }
@@ -303,7 +305,7 @@ ShapeCastQuery::Cast ShapeCastQuery::castFor(const GroundSweep& sweep) const {
   cast.basis.setValue(sweep.axle.x(), up.x(), third.x(),
                       sweep.axle.y(), up.y(), third.y(),
                       sweep.axle.z(), up.z(), third.z());
-  const Geometry& shape = geometry_;
+  const Geometry& shape = parts_->geometry;
   SweptShape& swept = cast.shape;
   swept.cylinder = shape.cylinder;
   swept.radius = shape.radius;
@@ -317,14 +319,14 @@ ShapeCastQuery::Cast ShapeCastQuery::castFor(const GroundSweep& sweep) const {
 }
 
 btTransform ShapeCastQuery::bulletEnd(const Cast& cast) const {
-  return btTransform(cast.basis, cast.shape.start + cast.shape.down * (cast.shape.endDistance + slack_));
+  return btTransform(cast.basis, cast.shape.start + cast.shape.down * (cast.shape.endDistance + parts_->slack));
 }
 
 void ShapeCastQuery::castBullet(const btCollisionObject& object, const Cast& cast,
                                 btScalar back, btCollisionWorld::ConvexResultCallback& callback) const {
   const SweptShape& swept = cast.shape;
   const btTransform start(cast.basis, swept.start - swept.down * back);
-  btCollisionWorld::objectQuerySingle(shape_.get(), start, bulletEnd(cast),
+  btCollisionWorld::objectQuerySingle(parts_->convex.get(), start, bulletEnd(cast),
                                       const_cast<btCollisionObject*>(&object),
                                       object.getCollisionShape(), object.getWorldTransform(),
                                       callback, 0);
@@ -335,13 +337,13 @@ void ShapeCastQuery::castRestarts(const Cast& cast, ShapeHitCallback& callback) 
   // clear of anything it could be overlapping (its whole size farther back); a touch before the
   // cast's own start is then ground above the wheel, as a ray ignores it.
   callback.beginRestarts();
-  const btScalar back = 2 * geometry_.boundingRadius();
+  const btScalar back = 2 * parts_->geometry.boundingRadius();
   for (int i = 0; i < callback.restartCount(); ++i)
     castBullet(*callback.restart(i), cast, back, callback);
 }
 
 WheelRayHit ShapeCastQuery::hitFrom(const ShapeHitCallback& callback) const {
-  const Geometry& shape = geometry_;
+  const Geometry& shape = parts_->geometry;
   if (!callback.found()) return WheelRayHit{};
   const TriangleTouch& touch = callback.best();
   WheelRayHit hit;
@@ -361,14 +363,14 @@ bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& s
                                 bool offMainThread, WheelRayHit& hit) {
   const Cast cast = castFor(sweep);
   const SweptShape& swept = cast.shape;
-  const btScalar size = geometry_.boundingRadius();
+  const btScalar size = parts_->geometry.boundingRadius();
   btVector3 boxMin = swept.start, boxMax = swept.start;
   const btVector3 end = swept.start + swept.down * swept.endDistance;
   boxMin.setMin(end);
   boxMax.setMax(end);
   boxMin -= btVector3(size, size, size);
   boxMax += btVector3(size, size, size);
-  ShapeHitCallback callback(swept, geometry_.cosMaxSlope, slack_, nearby.chassis());
+  ShapeHitCallback callback(swept, parts_->geometry.cosMaxSlope, parts_->slack, nearby.chassis());
   bool answered = true;
   for (const NearbyObject& candidate : nearby.objects()) {
     if (!TestAabbAgainstAabb2(boxMin, boxMax, candidate.leaf->volume.Mins(),
@@ -400,8 +402,8 @@ WheelRayHit ShapeCastQuery::castInWorld(btCollisionWorld& world, const GroundSwe
                                         const btCollisionObject* chassis) const {
   const Cast cast = castFor(sweep);
   const SweptShape& swept = cast.shape;
-  ShapeHitCallback callback(swept, geometry_.cosMaxSlope, slack_, chassis);
-  world.convexSweepTest(shape_.get(), btTransform(cast.basis, swept.start), bulletEnd(cast), callback, 0);
+  ShapeHitCallback callback(swept, parts_->geometry.cosMaxSlope, parts_->slack, chassis);
+  world.convexSweepTest(parts_->convex.get(), btTransform(cast.basis, swept.start), bulletEnd(cast), callback, 0);
   castRestarts(cast, callback);
   return hitFrom(callback);
 }

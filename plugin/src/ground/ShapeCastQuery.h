@@ -16,7 +16,7 @@
 //   edges (its collision margin) and its GJK casts place a contact to about 1e-3 m, so a
 //   triangle Bullet reports is placed again by the same closed form as the cached route, and
 //   any other hit exactly against the plane Bullet reports (the shape's extent along its
-//   normal). Bullet is asked for every hit up to slack_ behind the best, so that a triangle
+//   normal). Bullet is asked for every hit up to Parts::slack behind the best, so that a triangle
 //   whose exact touch comes first is not lost behind a rounding.
 // What both routes handle:
 // - Seams: the triangles of a seam give the same touch from either side; coplanar triangles
@@ -77,7 +77,7 @@ class ShapeCastQuery final : public GroundQuery {
     btScalar boundingRadius() const { return std::sqrt(radius * radius + halfWidth * halfWidth); }
     btScalar cosMaxSlope = 0;
   };
-  const Geometry& geometry() const { return geometry_; }
+  const Geometry& geometry() const { return parts_->geometry; }
 
  private:
   // This step's cast: the swept shape (world) and its orientation for Bullet's casts.
@@ -87,17 +87,23 @@ class ShapeCastQuery final : public GroundQuery {
   };
   Cast castFor(const GroundSweep& sweep) const;
   // Bullet's cast of the shape against one object, started `back` (m) before the cast's start
-  // and run slack_ past its end (a touch at the end may be one Bullet's rounding puts beyond).
-  btTransform bulletEnd(const Cast& cast) const;  // where Bullet's casts end: slack_ past the end
+  // and run Parts::slack past its end (a touch at the end may be one Bullet's rounding puts beyond).
+  btTransform bulletEnd(const Cast& cast) const;  // where Bullet's casts end: Parts::slack past the end
   void castBullet(const btCollisionObject& object, const Cast& cast, btScalar back,
                   btCollisionWorld::ConvexResultCallback& callback) const;
   void castRestarts(const Cast& cast, ShapeHitCallback& callback) const;
   // The hit as the wheel keeps it, from the callback's closest ground.
   WheelRayHit hitFrom(const ShapeHitCallback& callback) const;
 
-  Geometry geometry_;
-  std::unique_ptr<btConvexShape> shape_;  // built once; the step allocates nothing
-  btScalar slack_ = 0;  // m: how far behind the exact touch Bullet's rounded shape may place it
+  // The shape, built once (the step allocates nothing). Held apart from the query because a
+  // wheel keeps its query in a slot as large as the largest kind (GroundQuerySlot): inline, the
+  // shape's fields made every ray wheel 48 bytes larger too.
+  struct Parts {
+    Geometry geometry;
+    std::unique_ptr<btConvexShape> convex;
+    btScalar slack = 0;  // m: how far behind the exact touch Bullet's rounded shape may place it
+  };
+  std::unique_ptr<const Parts> parts_;
   bool cache_;          // WheelQuerySettings::cache
   btScalar margin_;     // m, WheelQuerySettings::margin
   MeshCacheSet caches_;

@@ -21,6 +21,11 @@ VehicleGroup::~VehicleGroup() = default;
 int VehicleGroup::threadCount() const { return pool_->threadCount(); }
 
 RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis, VehicleSettings settings) {
+  return addVehicle(chassis, std::make_shared<const VehicleSettings>(std::move(settings)));
+}
+
+RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis,
+                                         std::shared_ptr<const VehicleSettings> settings) {
   vehicles_.push_back(std::make_unique<RaycastVehicle>(chassis, std::move(settings)));
   runtimes_.push_back(&vehicles_.back()->runtime());
   resumeAt_.push_back(StepStage::Done);
@@ -63,7 +68,6 @@ void VehicleGroup::stepIndependent(int begin, int end) {
     // trips overlap this car's work instead of following it (VehicleRuntime::prefetchArrays).
     if (i + 3 < end) prefetchObject(*runtimes_[size_t(i) + 3]);
     if (i + 2 < end) runtimes_[size_t(i) + 2]->prefetchArrays();
-    if (i + 1 < end) runtimes_[size_t(i) + 1]->prefetchInternals();
     VehicleRuntime& vehicle = *runtimes_[size_t(i)];
     if (i == begin)
       vehicle.prefetchStepStart();  // nothing asked for it ahead

@@ -12,6 +12,9 @@
 namespace raycar {
 
 RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
+    : RaycastVehicle(chassis, std::make_shared<const VehicleSettings>(std::move(settings))) {}
+
+RaycastVehicle::RaycastVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings)
     : runtime_(std::make_unique<VehicleRuntime>(chassis, std::move(settings))) {}
 
 RaycastVehicle::~RaycastVehicle() = default;
@@ -121,6 +124,9 @@ void RaycastVehicle::wake() const {
 
 int RaycastVehicle::wheelCount() const { return int(runtime_->wheels.size()); }
 const VehicleSettings& RaycastVehicle::settings() const { return runtime_->settings; }
+const std::shared_ptr<const VehicleSettings>& RaycastVehicle::sharedSettings() const {
+  return runtime_->sharedSettings;
+}
 const DriverInput& RaycastVehicle::input() const { return runtime_->input; }
 int RaycastVehicle::rejectedInputs() const { return runtime_->rejectedInputs; }
 btScalar RaycastVehicle::pedal() const { return runtime_->steering.pedal(); }

@@ -20,8 +20,9 @@ btRigidBody* pushableBody(const btCollisionObject* object) {
   return body;
 }
 
-VehicleSettings validated(VehicleSettings settings) {
-  std::vector<std::string> problems = validateVehicleSettings(settings);
+std::shared_ptr<const VehicleSettings> validated(std::shared_ptr<const VehicleSettings> settings) {
+  if (!settings) throw SettingsError({"vehicle: no settings (a null pointer)"});
+  std::vector<std::string> problems = validateVehicleSettings(*settings);
   if (!problems.empty()) throw SettingsError(problems);
   return settings;
 }
@@ -78,19 +79,20 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
 
 }  // namespace
 
-VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody, VehicleSettings vehicleSettings)
+VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody,
+                               std::shared_ptr<const VehicleSettings> vehicleSettings)
     : chassis(&chassisBody),
-      settings(validated(std::move(vehicleSettings))),
+      sharedSettings(validated(std::move(vehicleSettings))),
+      settings(*sharedSettings),
       wheels(buildWheels(chassisBody, settings)),
       steering(settings.steering, wheels),
       drivetrain(settings, wheels),
       suspension(settings, wheels),
       aero(settings.aero, wheels),
       stability(settings.assists, steering.wheelbase()) {
-  const bool anyNearby = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
+  usesNearbyGround = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
     return wheel.nearbyGround;
   });
-  if (anyNearby) nearby.emplace();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,7 +135,9 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
       sweep.axle = right * wheel.steerCos + forward * wheel.steerSin;
     }
   }
-  if (!nearby || wheels.empty() || !nearby->gather(world, *chassis, boxMin, boxMax)) return;
+  if (!usesNearbyGround || wheels.empty()) return;
+  NearbyGround& nearby = NearbyGround::forThisThread();
+  if (!nearby.gather(world, *chassis, boxMin, boxMax)) return;
   const btVector3 centerOfMass = chassis->getCenterOfMassPosition();
   const btScalar lookahead = settings.wheelQuery.lookahead;
   for (Wheel& wheel : wheels) {
@@ -141,7 +145,7 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
     wheel.sweep.displacement =
         chassis->getVelocityInLocalPoint(wheel.sweep.from - centerOfMass) * lookahead;
     wheel.groundPending =
-        !wheel.ground().castNearby(*nearby, wheel.sweep, offMainThread, wheel.groundHit);
+        !wheel.ground().castNearby(nearby, wheel.sweep, offMainThread, wheel.groundHit);
   }
 }
 
@@ -252,10 +256,6 @@ void VehicleRuntime::prefetchStepStart() const {
 void VehicleRuntime::prefetchArrays() const {
   prefetchObject(*chassis);
   prefetchArray(wheels);  // with each wheel's ground query inside
-}
-
-void VehicleRuntime::prefetchInternals() const {
-  if (nearby) nearby->prefetch();
 }
 
 void VehicleRuntime::prefetchCaches() const {

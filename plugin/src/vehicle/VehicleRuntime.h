@@ -8,7 +8,6 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "ground/GroundQuery.h"
@@ -27,8 +26,9 @@ namespace raycar {
 
 class VehicleRuntime {
  public:
-  // Throws SettingsError listing every problem with `settings` or the chassis.
-  VehicleRuntime(btRigidBody& chassis, VehicleSettings settings);
+  // Throws SettingsError listing every problem with `settings` or the chassis. The settings may
+  // be shared by any number of vehicles: a vehicle never changes them.
+  VehicleRuntime(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
   VehicleRuntime(const VehicleRuntime&) = delete;
   VehicleRuntime& operator=(const VehicleRuntime&) = delete;
 
@@ -57,12 +57,11 @@ class VehicleRuntime {
   // wheels and the solver's arrays too made a thousand lone cars 7% faster but one car 8% slower
   // (its data is in the cache, and each request is an instruction). VehicleGroup asks in stages
   // a few vehicles ahead, each stage reading only what the stage before asked for: the chassis
-  // and the wheels (arrays), the nearby objects (internals), the wheels' cached ground
-  // triangles (caches). The solver's arrays are the thread's (ContactSolver::beginStep), already
-  // in its cache from the car before.
+  // and the wheels (arrays), the wheels' cached ground triangles (caches). The solver's arrays
+  // and the nearby objects are the thread's (ContactSolver::beginStep,
+  // NearbyGround::forThisThread), already in its cache from the car before.
   void prefetchStepStart() const;
   void prefetchArrays() const;
-  void prefetchInternals() const;
   void prefetchCaches() const;
 
   btVector3 worldUp() const { return chassis->getWorldTransform().getBasis() * settings.axes.up; }
@@ -92,14 +91,18 @@ class VehicleRuntime {
   }
 
   btRigidBody* chassis;
-  const VehicleSettings settings;
+  // Declared before `settings`, which refers to it: held, so that vehicles made from the same
+  // settings share one copy (a thousand cars of one model keep it once, and a step reads it
+  // from the cache the car before left it in).
+  const std::shared_ptr<const VehicleSettings> sharedSettings;
+  const VehicleSettings& settings;  // *sharedSettings
   std::vector<Wheel> wheels;
   Steering steering;
   Drivetrain drivetrain;
   Suspension suspension;
   Aero aero;
   StabilityControl stability;
-  std::optional<NearbyGround> nearby;  // empty when no wheel's query uses it
+  bool usesNearbyGround = false;  // some wheel's query answers from NearbyGround
   // The game's friction table (RaycastVehicle::setSurfaceTable); null: (tire + ground) / 2.
   std::shared_ptr<const SurfaceTable> surfaces;
   ContactSolver solver;

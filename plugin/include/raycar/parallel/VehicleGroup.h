@@ -51,6 +51,8 @@ class VehicleGroup : public btActionInterface {
   // A vehicle owned by the group (throws SettingsError like RaycastVehicle's constructor). Do not
   // also add it to the world as an action.
   RaycastVehicle& addVehicle(btRigidBody& chassis, VehicleSettings settings);
+  // The same with settings other vehicles may share (RaycastVehicle's shared constructor).
+  RaycastVehicle& addVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
   void removeVehicle(RaycastVehicle& vehicle);
   int vehicleCount() const { return int(vehicles_.size()); }
   // Throws InputError for an index outside [0, vehicleCount()).

@@ -40,6 +40,10 @@ class RaycastVehicle : public btActionInterface {
   // The chassis must be a dynamic body already in the world (which gives it gravity). Throws
   // SettingsError listing every problem with `settings`.
   RaycastVehicle(btRigidBody& chassis, VehicleSettings settings);
+  // The same with settings that other vehicles may share (the vehicle never changes them): a
+  // game with many cars of one model makes them from one copy, e.g. `other.sharedSettings()`,
+  // and each car then keeps only its own state (README, "Many cars").
+  RaycastVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
   ~RaycastVehicle() override;
   RaycastVehicle(const RaycastVehicle&) = delete;
   RaycastVehicle& operator=(const RaycastVehicle&) = delete;
@@ -88,6 +92,8 @@ class RaycastVehicle : public btActionInterface {
   btTransform wheelWorldTransform(int wheel, const btTransform& chassisTransform) const;
 
   const VehicleSettings& settings() const;
+  // The settings as held, to make more vehicles sharing them.
+  const std::shared_ptr<const VehicleSettings>& sharedSettings() const;
   const DriverInput& input() const;
   int rejectedInputs() const;
   const PowertrainState& powertrain() const;
