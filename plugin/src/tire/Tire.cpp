@@ -69,12 +69,23 @@ FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btSca
   const btScalar normalY = std::atan(sigmaY) * inversePeakSlipY_;
   const btScalar rho = std::sqrt(normalX * normalX + normalY * normalY);
   const btScalar inverseRho = 1 / rho;
-  const btScalar inverseSigma = 1 / std::sqrt(magnitudeSquared);
   // d/d sigma_own of the normalised slips: (1 / s_peak, 0) or (0, 1 / (alpha_peak (1 + tan^2))).
   const btScalar normalXRate = x ? inversePeakSlipX_ : 0;
   const btScalar normalYRate = x ? 0 : inversePeakSlipY_ / (1 + sigmaY * sigmaY);
   const btScalar rhoRate = (normalX * normalXRate + normalY * normalYRate) * inverseRho;
+  const btScalar peakSlipAtRho = rho * peak;
+  if (rho <= 1) {
+    // Up to the peak the direction is n / rho itself (b = 0): a unit vector, so the general
+    // form's normalisation of D and the rate of its length drop out (n . dn = 0), and so does
+    // everything about sigma's own direction. Most rows of a car that is not sliding are here.
+    const btScalar own = (x ? normalX : normalY) * inverseRho;
+    const btScalar ownRate = ((x ? normalXRate : normalYRate) - own * rhoRate) * inverseRho;
+    const FrictionCurve::Sample sample = curve.evaluate(peakSlipAtRho);
+    return {scale * sample.value * own,
+            scale * (sample.slope * peak * rhoRate * own + sample.value * ownRate), false};
+  }
   // Blend b(rho) and its rate.
+  const btScalar inverseSigma = 1 / std::sqrt(magnitudeSquared);
   const btScalar t = std::clamp(rho - 1, btScalar(0), btScalar(1));
   const btScalar blend = t * t * (3 - 2 * t);
   const btScalar blendRate = 6 * t * (1 - t) * rhoRate;
@@ -97,7 +108,7 @@ FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btSca
   const btScalar own = (x ? dX : dY) * inverseLength;
   const btScalar ownRate = (x ? dXRate : dYRate) * inverseLength -
                            own * (dX * dXRate + dY * dYRate) * inverseLength * inverseLength;
-  const FrictionCurve::Sample sample = curve.evaluate(rho * peak);
+  const FrictionCurve::Sample sample = curve.evaluate(peakSlipAtRho);
   return {scale * sample.value * own,
           scale * (sample.slope * peak * rhoRate * own + sample.value * ownRate), false};
 }
