@@ -231,15 +231,14 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     ++i;
     if (!overlap) continue;
     if (count_ == capacity_) return false;
-    CachedTriangle& triangle = const_cast<CachedTriangle*>(triangles())[count_];
+    CachedTriangle& triangle = triangleArray()[count_];
     triangle.packedId = node.m_escapeIndexOrTriangleIndex;
     // Read now even when not kept: a triangle the mesh cannot give (byte indices, an index out of
     // range) sends the wheel to Bullet before any ray relies on the cache.
     btScalar unkept[9];
-    btScalar* vertices =
-        keepsVertices_ ? const_cast<CachedVertices*>(this->vertices())[count_].vertices : unkept;
+    btScalar* vertices = keepsVertices_ ? vertexArray()[count_].vertices : unkept;
     if (!readMeshTriangle(mesh, triangle.part(), triangle.index(), vertices)) return false;
-    CachedLeaf& leaf = const_cast<CachedLeaf*>(leaves())[count_];
+    CachedLeaf& leaf = leafArray()[count_];
     for (int axis = 0; axis < 3; ++axis) {
       leaf.quantizedMin[axis] = node.m_quantizedAabbMin[axis];
       leaf.quantizedMax[axis] = node.m_quantizedAabbMax[axis];

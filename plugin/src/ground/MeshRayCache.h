@@ -110,16 +110,9 @@ class MeshRayCache {
              const btVector3& displacement, btScalar margin);
   // The cached leaves' boxes, triangles and (when kept) vertices, `triangleCount()` of each, and
   // the mesh's BVH (for its quantisation), valid after a successful cover.
-  const CachedLeaf* leaves() const { return reinterpret_cast<const CachedLeaf*>(storage_); }
-  const CachedTriangle* triangles() const {
-    return reinterpret_cast<const CachedTriangle*>(storage_ + size_t(capacity_) * sizeof(CachedLeaf));
-  }
-  // Null unless the cache keeps them.
-  const CachedVertices* vertices() const {
-    return keepsVertices_ ? reinterpret_cast<const CachedVertices*>(
-                                storage_ + size_t(capacity_) * (sizeof(CachedLeaf) + sizeof(CachedTriangle)))
-                          : nullptr;
-  }
+  const CachedLeaf* leaves() const { return leafArray(); }
+  const CachedTriangle* triangles() const { return triangleArray(); }
+  const CachedVertices* vertices() const { return vertexArray(); }  // null unless kept
   const btQuantizedBvh& bvh() const { return *bvh_; }
 
  private:
@@ -134,6 +127,17 @@ class MeshRayCache {
   // passes the same one or two triangles for many steps, and reading the mesh's index and vertex
   // arrays waits on memory (7% of a hundred cars' step).
   const btScalar* passedTriangle(const btStridingMeshInterface& mesh, const CachedTriangle& triangle);
+
+  // The storage's three arrays, capacity_ entries each, one after the other (attach).
+  CachedLeaf* leafArray() const { return reinterpret_cast<CachedLeaf*>(storage_); }
+  CachedTriangle* triangleArray() const {
+    return reinterpret_cast<CachedTriangle*>(storage_ + size_t(capacity_) * sizeof(CachedLeaf));
+  }
+  CachedVertices* vertexArray() const {
+    return keepsVertices_ ? reinterpret_cast<CachedVertices*>(
+                                storage_ + size_t(capacity_) * (sizeof(CachedLeaf) + sizeof(CachedTriangle)))
+                          : nullptr;
+  }
 
   // The leaves' boxes, triangles and (keepsVertices_) vertices, capacity_ of each (attach).
   unsigned char* storage_ = nullptr;
