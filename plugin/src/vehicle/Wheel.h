@@ -1,7 +1,8 @@
 #pragma once
 // One wheel at run time. The vehicle keeps one per wheel, in order, and each stage of the step
-// (StepStages.h) reads and writes the wheel's own fields: its settings with the automatic values
-// resolved, what it shows (WheelState), its ground query, and its contact as the solver sees it.
+// (StepStages.h) reads and writes the wheel's own fields: the spring and damper rates its
+// settings resolve to, what it shows (WheelState), its ground query, and its contact as the
+// solver sees it. Its settings themselves are the vehicle's (which many vehicles may share).
 // One object instead of an array per quantity: a step then reads one place per wheel, which
 // matters when a thousand cars each come round once per step with nothing left in the cache.
 

@@ -42,7 +42,9 @@ class RaycastVehicle : public btActionInterface {
   RaycastVehicle(btRigidBody& chassis, VehicleSettings settings);
   // The same with settings that other vehicles may share (the vehicle never changes them): a
   // game with many cars of one model makes them from one copy, e.g. `other.sharedSettings()`,
-  // and each car then keeps only its own state (README, "Many cars").
+  // and each car then keeps only its own state (README, "Many cars of one model"). Nobody may
+  // change the settings while a vehicle holds them: the vehicle checked and resolved them once,
+  // and its wheels refer to them. For other settings, make a new vehicle from a new copy.
   RaycastVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
   ~RaycastVehicle() override;
   RaycastVehicle(const RaycastVehicle&) = delete;
