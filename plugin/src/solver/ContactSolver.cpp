@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 namespace raycar {
 namespace {
 // On the falling branch of a friction curve 1 + K dt w can approach 0 (or go below: the law

@@ -73,16 +73,18 @@ FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btSca
   const btScalar normalXRate = x ? inversePeakSlipX_ : 0;
   const btScalar normalYRate = x ? 0 : inversePeakSlipY_ / (1 + sigmaY * sigmaY);
   const btScalar rhoRate = (normalX * normalXRate + normalY * normalYRate) * inverseRho;
-  const btScalar peakSlipAtRho = rho * peak;
+  // F_own = scale x mu_own(rho x peak) x d_own, and its rate from d_own's rate `ownRate`.
+  auto lawAlong = [&](btScalar own, btScalar ownRate) -> FrictionLaw {
+    const FrictionCurve::Sample sample = curve.evaluate(rho * peak);
+    return {scale * sample.value * own,
+            scale * (sample.slope * peak * rhoRate * own + sample.value * ownRate), false};
+  };
   if (rho <= 1) {
     // Up to the peak the direction is n / rho itself (b = 0): a unit vector, so the general
     // form's normalisation of D and the rate of its length drop out (n . dn = 0), and so does
     // everything about sigma's own direction. Most rows of a car that is not sliding are here.
     const btScalar own = (x ? normalX : normalY) * inverseRho;
-    const btScalar ownRate = ((x ? normalXRate : normalYRate) - own * rhoRate) * inverseRho;
-    const FrictionCurve::Sample sample = curve.evaluate(peakSlipAtRho);
-    return {scale * sample.value * own,
-            scale * (sample.slope * peak * rhoRate * own + sample.value * ownRate), false};
+    return lawAlong(own, ((x ? normalXRate : normalYRate) - own * rhoRate) * inverseRho);
   }
   // Blend b(rho) and its rate.
   const btScalar inverseSigma = 1 / std::sqrt(magnitudeSquared);
@@ -106,11 +108,8 @@ FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btSca
   if (!(length > btScalar(1e-6))) return {0, scale * curve.evaluate(0).slope, false};
   const btScalar inverseLength = 1 / length;
   const btScalar own = (x ? dX : dY) * inverseLength;
-  const btScalar ownRate = (x ? dXRate : dYRate) * inverseLength -
-                           own * (dX * dXRate + dY * dYRate) * inverseLength * inverseLength;
-  const FrictionCurve::Sample sample = curve.evaluate(peakSlipAtRho);
-  return {scale * sample.value * own,
-          scale * (sample.slope * peak * rhoRate * own + sample.value * ownRate), false};
+  return lawAlong(own, (x ? dXRate : dYRate) * inverseLength -
+                          own * (dX * dXRate + dY * dYRate) * inverseLength * inverseLength);
 }
 
 FrictionLaw SlipCurveTire::law(const TireContact& contact, bool longitudinal,
