@@ -67,7 +67,7 @@ btScalar EngineSpinCoupling::crossInverseInertia(int a, int b) const {
   return -inertiaOverK_ * weighted_[size_t(slotA)] * weighted_[size_t(slotB)];
 }
 
-void ContactSolver::spreadSpinChange(const WheelContacts& contacts, int wheel,
+inline void ContactSolver::spreadSpinChange(const WheelContacts& contacts, int wheel,
                                      btScalar spinChange) const {
   const WheelContact& contact = contacts[size_t(wheel)];
   if (!engine_->active() || spinChange == 0 || contact.inverseSpinInertia == 0) return;
@@ -91,7 +91,7 @@ void ContactSolver::beginStep(size_t wheelCount) {
   scratch_->groundBodies.clear();
 }
 
-void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& contact,
+inline void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& contact,
                              const btVector3& direction, ContactRow& row) const {
   row.direction = direction;
   row.chassisAngular = contact.chassisArm.cross(direction);
@@ -260,7 +260,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
   for (SolverBody& ground : scratch_->groundBodies) addPredicted(ground, -1);
 }
 
-void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,
+inline void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,
                                     const ContactRows& rows, btScalar dt) {
   // lambda = (F_spring + c v) dt, v = compression speed after the impulses:
   // v = -(relative velocity . n) / cos, and an impulse d lambda changes it by -w d lambda / cos.
@@ -292,7 +292,7 @@ void ContactSolver::solveBumpStop(SolverBody& chassis, WheelContact& contact,
   contact.bumpStopImpulse = impulse;
 }
 
-void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
+inline void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
   contact.tireContact.normalLoad = contact.normalImpulse() / dt;
   const btScalar longitudinalPeak = contact.tire->peakLongitudinalForce(contact.tireContact) * dt;
   if (contact.boxFriction) {
@@ -309,7 +309,7 @@ void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt) {
   setInverseLimits(contact);
 }
 
-void ContactSolver::setInverseLimits(WheelContact& contact) {
+inline void ContactSolver::setInverseLimits(WheelContact& contact) {
   if (!(contact.longitudinalLimit > kNegligibleLimit)) contact.longitudinalLimit = 0;
   if (!(contact.lateralLimit > kNegligibleLimit)) contact.lateralLimit = 0;
   contact.inverseLongitudinalLimit = contact.longitudinalLimit > 0 ? 1 / contact.longitudinalLimit : 0;
@@ -390,7 +390,7 @@ void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt)
          contact.lateralSpeed, contact.lateralImpulse, contact.lateralStickDisplacement);
 }
 
-btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar impulse,
+inline btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar impulse,
                                 btScalar slip, btScalar inverseMass, btScalar softness,
                                 btScalar bias, btScalar dt) const {
   // Static friction removes the slip, or with a stick spring brings slip + softness x impulse
@@ -405,7 +405,7 @@ btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar im
   return slip > 0 ? std::max(newton, stick) : std::min(newton, stick);
 }
 
-bool ContactSolver::brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
+inline bool ContactSolver::brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
                                    btScalar brakeLimit, btScalar radius) {
   // The held candidate is impulse + rowStep(). A tire's force opposes its slip, and rowStep's
   // Newton denominator is at least kMinimumNewtonDenominator, so while the contact slides
@@ -427,7 +427,7 @@ bool ContactSolver::brakeCouldHold(btScalar impulse, btScalar slip, btScalar spi
   return true;
 }
 
-btScalar ContactSolver::freeSpin(const WheelContact& contact) const {
+inline btScalar ContactSolver::freeSpin(const WheelContact& contact) const {
   return contact.angularSpeed - contact.brakeImpulse * contact.inverseSpinInertia +
          contact.longitudinalImpulse * contact.radius * contact.inverseSpinInertia;
 }
@@ -507,7 +507,7 @@ ContactSolver::RowTrial ContactSolver::lateralTrial(const SolverBody& chassis,
   return trial;
 }
 
-btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse, btScalar speed,
+inline btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse, btScalar speed,
                                   btScalar dt) const {
   // The row's contact speed moved since its law was evaluated (other wheels' impulses turned the
   // chassis); the wheel's own part of the slip did not. Follow the law along its slope.
@@ -521,7 +521,7 @@ btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse, btSca
                            trial.softness, trial.bias, dt);
 }
 
-ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelContact& contact,
+inline ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelContact& contact,
                                                           btScalar longitudinal,
                                                           btScalar lateral) const {
   if (contact.boxFriction) {
@@ -559,8 +559,11 @@ void ContactSolver::commit(SolverBody& chassis, WheelContact& contact, const Con
           spinFree + (contact.brakeImpulse - longitudinal * contact.radius) * inverseInertia;
     }
   }
-  applyRow(chassis, contact, rows.longitudinal, longitudinal - contact.longitudinalImpulse);
-  applyRow(chassis, contact, rows.lateral, lateral - contact.lateralImpulse);
+  // One of the two usually keeps its impulse (the other direction's pass, inside the ellipse).
+  if (longitudinal != contact.longitudinalImpulse)
+    applyRow(chassis, contact, rows.longitudinal, longitudinal - contact.longitudinalImpulse);
+  if (lateral != contact.lateralImpulse)
+    applyRow(chassis, contact, rows.lateral, lateral - contact.lateralImpulse);
   contact.longitudinalImpulse = longitudinal;
   contact.lateralImpulse = lateral;
 }

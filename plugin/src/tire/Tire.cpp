@@ -43,8 +43,8 @@ btScalar SlipCurveTire::slipStiffness(const TireContact& contact, bool longitudi
   return contact.friction * contact.normalLoad * curve.evaluate(0).slope;
 }
 
-FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY,
-                                       btScalar scale) const {
+template <bool kLongitudinal>
+FrictionLaw SlipCurveTire::combinedLaw(btScalar sigmaX, btScalar sigmaY, btScalar scale) const {
   // sigma = (s, tan alpha); the normalised slips n = (s / s_peak, alpha / alpha_peak), rho = |n|.
   // Each direction's force is its own curve read at the combined slip, times that direction's
   // share of a unit vector d:  F_own = scale x mu_own(rho x peak_own) x d_own.
@@ -57,7 +57,7 @@ FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btSca
   //   pushes against its slide and does not steer the car.
   // The blend is a smoothstep in rho over [1, 2]. The stiffness returned is the analytic
   // derivative dF_own / d sigma_own.
-  const bool x = longitudinal;
+  constexpr bool x = kLongitudinal;
   const FrictionCurve& curve = x ? longitudinalCurve_ : lateralCurve_;
   const btScalar magnitudeSquared = sigmaX * sigmaX + sigmaY * sigmaY;
   if (magnitudeSquared < btScalar(1e-14)) {
@@ -112,29 +112,30 @@ FrictionLaw SlipCurveTire::combinedLaw(bool longitudinal, btScalar sigmaX, btSca
                           own * (dX * dXRate + dY * dYRate) * inverseLength * inverseLength);
 }
 
-FrictionLaw SlipCurveTire::law(const TireContact& contact, bool longitudinal,
-                               btScalar longitudinalSlip, btScalar lateralSlip) const {
+template <bool kLongitudinal>
+FrictionLaw SlipCurveTire::law(const TireContact& contact, btScalar longitudinalSlip,
+                               btScalar lateralSlip) const {
   // s = -(Vx - R w) / Vref_x and tan alpha = Vy / Vref_y, with the reference speeds (seed 004's
   // epsilons) frozen for the step.
   const btScalar speed = std::fabs(contact.forwardSpeed);
   const btScalar inverseReferenceX = 1 / std::max(speed, slipRatioEpsilon_);
   const btScalar inverseReferenceY = 1 / (speed + slipAngleEpsilon_);
   const FrictionLaw law =
-      combinedLaw(longitudinal, -longitudinalSlip * inverseReferenceX,
-                  lateralSlip * inverseReferenceY, contact.friction * contact.normalLoad);
+      combinedLaw<kLongitudinal>(-longitudinalSlip * inverseReferenceX,
+                                 lateralSlip * inverseReferenceY, contact.friction * contact.normalLoad);
   // Both forces oppose their slip velocity; the chain rule divides by the reference speed.
-  return longitudinal ? FrictionLaw{law.force, law.stiffness * inverseReferenceX, false}
+  return kLongitudinal ? FrictionLaw{law.force, law.stiffness * inverseReferenceX, false}
                       : FrictionLaw{-law.force, law.stiffness * inverseReferenceY, false};
 }
 
 FrictionLaw SlipCurveTire::longitudinal(const TireContact& contact, btScalar longitudinalSlip,
                                         btScalar lateralSlip) const {
-  return law(contact, true, longitudinalSlip, lateralSlip);
+  return law<true>(contact, longitudinalSlip, lateralSlip);
 }
 
 FrictionLaw SlipCurveTire::lateral(const TireContact& contact, btScalar lateralSlip,
                                    btScalar longitudinalSlip) const {
-  return law(contact, false, longitudinalSlip, lateralSlip);
+  return law<false>(contact, longitudinalSlip, lateralSlip);
 }
 
 btScalar LinearSideFrictionTire::peakLongitudinalForce(const TireContact& contact) const {

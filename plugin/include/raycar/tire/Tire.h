@@ -149,11 +149,13 @@ class SlipCurveTire final : public TireModel {
 
  private:
   // Force and derivative with respect to sigma_own for one direction: scale x
-  // mu(rho x_peak) d_own, with rho from the normalised slips (Tire.cpp derives d).
-  FrictionLaw combinedLaw(bool longitudinal, btScalar sigmaX, btScalar sigmaY, btScalar scale) const;
+  // mu(rho x_peak) d_own, with rho from the normalised slips (Tire.cpp derives d). A template
+  // on the direction, so that each direction's copy keeps only its own arithmetic.
+  template <bool kLongitudinal>
+  FrictionLaw combinedLaw(btScalar sigmaX, btScalar sigmaY, btScalar scale) const;
   // The law in slip velocities (m/s) for one direction.
-  FrictionLaw law(const TireContact& contact, bool longitudinal, btScalar longitudinalSlip,
-                  btScalar lateralSlip) const;
+  template <bool kLongitudinal>
+  FrictionLaw law(const TireContact& contact, btScalar longitudinalSlip, btScalar lateralSlip) const;
 
   FrictionCurve longitudinalCurve_;
   FrictionCurve lateralCurve_;
