@@ -12,6 +12,7 @@
 #include "TestWorld.h"
 #include "raycar/Error.h"
 #include "raycar/parallel/VehicleGroup.h"
+#include "vehicle/VehicleRuntime.h"
 
 using namespace raycar;
 using namespace raycar::test;
@@ -188,6 +189,58 @@ TEST_CASE("cars of different wheel counts share each thread's solve scratch with
   const std::vector<btScalar> oneThread = drive(1, true);
   CHECK(sameBits(oneThread, drive(2, true)));
   CHECK(sameBits(drive(1, false), drive(2, false)));
+}
+
+TEST_CASE("a group lays its cars' wheel blocks one after another, in the order it steps them") {
+  // Each car keeps its wheels and their cached ground in one block (WheelArray). A group takes
+  // the blocks from its own pool, cut in ascending order from chunks of 4, 8, 16, 32, then 64
+  // blocks: 120 cars of one model fill the first four chunks and a 64-block one up to 60 (124
+  // in all), so of their 119 neighbours at most 4 (the chunk seams) are not adjacent. Cars of
+  // another model, added in between, have a block size of their own and do not break the run.
+  CarSpec spec;
+  const auto four = std::make_shared<const VehicleSettings>(makeCarSettings(spec));
+  VehicleSettings sixSettings = *four;
+  for (int i = 0; i < 2; ++i) {
+    WheelSettings middle = four->wheels[size_t(i)];
+    middle.attachmentPoint.setZ(0);
+    middle.axle = 2;
+    middle.steering = SteerMode::Fixed;
+    sixSettings.wheels.push_back(middle);
+  }
+  const auto six = std::make_shared<const VehicleSettings>(sixSettings);
+  TestWorld world;
+  VehicleGroup group(1);
+  std::vector<RaycastVehicle*> fours, sixes;
+  for (int i = 0; i < 120; ++i) {
+    const btTransform pose(btQuaternion::getIdentity(), btVector3(4.0f * btScalar(i % 12), 2, 6.0f * btScalar(i / 12)));
+    fours.push_back(&group.addVehicle(*world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), pose, 0.5f), four));
+    if (i % 10 == 0)
+      sixes.push_back(&group.addVehicle(*world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), pose, 0.5f), six));
+  }
+  auto blockOf = [](RaycastVehicle* car) {
+    return static_cast<const unsigned char*>(car->runtime().wheels.block());
+  };
+  auto seams = [&](const std::vector<RaycastVehicle*>& cars) {
+    const size_t bytes = cars.front()->runtime().wheels.blockBytes();
+    int apart = 0;
+    for (size_t k = 1; k < cars.size(); ++k) apart += blockOf(cars[k]) != blockOf(cars[k - 1]) + bytes;
+    return apart;
+  };
+  const size_t fourBytes = fours.front()->runtime().wheels.blockBytes();
+  CHECK(fourBytes >= 4 * sizeof(Wheel));
+  CHECK(six->wheels.size() == 6);
+  CHECK(sixes.front()->runtime().wheels.blockBytes() > fourBytes);
+  CHECK(seams(fours) <= 4);
+  CHECK(seams(sixes) <= 2);  // 12 blocks: chunks of 4 and 8
+  // A car removed gives its block back, and the next car of that model takes it.
+  const unsigned char* freed = blockOf(fours[57]);
+  group.removeVehicle(*fours[57]);
+  RaycastVehicle& added = group.addVehicle(*world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f),
+                                                         btTransform::getIdentity(), 0.5f), four);
+  CHECK(blockOf(&added) == freed);
+  // A lone vehicle's block is its own, from the heap, with the same code.
+  RaycastVehicle lone(*world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), btTransform::getIdentity(), 0.5f), four);
+  CHECK(lone.runtime().wheels.blockBytes() == fourBytes);
 }
 
 TEST_CASE("on static ground a vehicle group moves its cars exactly as separate actions do") {

@@ -304,10 +304,14 @@ double bytesPerVehicle(FleetKind kind, int count) {
   const auto settings =
       std::make_shared<const VehicleSettings>(raycarSettings(kind != FleetKind::RaycarNoCache, query));
   // In use on the heap before and after: the vehicles alone (their wheels, caches and state),
-  // allocator overhead included.
+  // allocator overhead included; in a group, with the chunks of its pool that their wheel blocks
+  // fill (the group itself is made before counting: a game keeps one).
+  VehicleGroup group(1);
   const size_t before = mallinfo2().uordblks;
   for (int i = 0; i < count; ++i) {
-    if (kind == FleetKind::Bullet) {
+    if (kind == FleetKind::RaycarGroup) {
+      group.addVehicle(*chassis[size_t(i)], settings);
+    } else if (kind == FleetKind::Bullet) {
       bulletCars.push_back(std::make_unique<btRaycastVehicle>(tuning, chassis[size_t(i)].get(), &raycaster));
       for (int wheel = 0; wheel < 4; ++wheel)
         bulletCars.back()->addWheel(wheelPosition(wheel), btVector3(0, -1, 0), btVector3(-1, 0, 0),

@@ -188,7 +188,7 @@ void print(const char* format, Args... args) {
   }
 }
 
-void printSummary(CollectingReporter& r, double raycarBytes, double bulletBytes) {
+void printSummary(CollectingReporter& r, double raycarBytes, double groupBytes, double bulletBytes) {
   print("\nPer vehicle-step (us), the vehicle updates alone, 1 m cells (524,288 triangles), "
         "medians of the repetitions:\n");
   print("| N | raycar | btRaycastVehicle | raycar / bullet | 4 rayTests | raycar / 4 rays "
@@ -247,19 +247,20 @@ void printSummary(CollectingReporter& r, double raycarBytes, double bulletBytes)
     print("| %.1f | %d | %.2f | %.2f | %.2f | %.2f |\n", double(cell), raycar->triangles,
           raycar->median(), bullet, raycar->median() / bullet, r.median("rays4", 100, cell));
   }
-  print("\nHeap per vehicle (bytes): raycar %.0f, btRaycastVehicle %.0f\n", raycarBytes,
-        bulletBytes);
+  print("\nHeap per vehicle (bytes): raycar %.0f, raycar in a VehicleGroup %.0f, btRaycastVehicle %.0f\n",
+        raycarBytes, groupBytes, bulletBytes);
   std::cout << std::flush;
 }
 
 void writeCsv(const std::string& path, const std::vector<Result>& results, double raycarBytes,
-              double bulletBytes) {
+              double groupBytes, double bulletBytes) {
   std::ofstream out(path);
   out << "metric,kind,vehicles,cell_m,triangles,value\n";
   for (const Result& r : results)
     out << "us_per_vehicle_step," << r.kind << ',' << r.vehicles << ',' << r.cell << ','
         << r.triangles << ',' << r.median() << '\n';
   out << "heap_bytes_per_vehicle,raycar,,,," << raycarBytes << '\n';
+  out << "heap_bytes_per_vehicle,group,,,," << groupBytes << '\n';
   out << "heap_bytes_per_vehicle,bullet,,,," << bulletBytes << '\n';
 }
 
@@ -354,8 +355,9 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   const double raycarBytes = bytesPerVehicle(FleetKind::Raycar, 1000);
+  const double groupBytes = bytesPerVehicle(FleetKind::RaycarGroup, 1000);
   const double bulletBytes = bytesPerVehicle(FleetKind::Bullet, 1000);
-  printSummary(reporter, raycarBytes, bulletBytes);
-  if (!csv.empty()) writeCsv(csv, reporter.results, raycarBytes, bulletBytes);
+  printSummary(reporter, raycarBytes, groupBytes, bulletBytes);
+  if (!csv.empty()) writeCsv(csv, reporter.results, raycarBytes, groupBytes, bulletBytes);
   return 0;
 }

@@ -15,9 +15,9 @@ constexpr int kNearbyCapacity = 32;
 constexpr btScalar kBroadphaseSlack = 0.01f;
 
 std::variant<WorldRayQuery, CachedRayQuery, ShapeCastQuery> queryFor(
-    const WheelSettings& wheel, const WheelQuerySettings& settings) {
-  if (wheel.groundQuery != GroundQueryKind::Ray) return ShapeCastQuery(wheel, settings);
-  if (settings.cache) return CachedRayQuery(settings);
+    const WheelSettings& wheel, const WheelQuerySettings& settings, CacheMemory& memory) {
+  if (wheel.groundQuery != GroundQueryKind::Ray) return ShapeCastQuery(wheel, settings, memory);
+  if (settings.cache) return CachedRayQuery(settings, memory);
   return WorldRayQuery();
 }
 
@@ -63,11 +63,17 @@ WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const GroundSweep&
   return castWheelRay(world, sweep.from, sweep.to, chassis);
 }
 
-GroundQuerySlot::GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySettings& settings)
-    : query_(queryFor(wheel, settings)) {}
+GroundQuerySlot::GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySettings& settings,
+                                 CacheMemory& memory)
+    : query_(queryFor(wheel, settings, memory)) {}
 
-CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings)
-    : margin_(settings.margin), caches_(settings.maxCachedTriangles, false) {
+size_t GroundQuerySlot::cacheBytes(const WheelSettings& wheel, const WheelQuerySettings& settings) {
+  if (wheel.groundQuery != GroundQueryKind::Ray) return ShapeCastQuery::cacheBytes(settings);
+  return settings.cache ? CachedRayQuery::cacheBytes(settings) : 0;
+}
+
+CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings, CacheMemory& memory)
+    : margin_(settings.margin), caches_(settings.maxCachedTriangles, false, memory) {
   caches_.describe(prefetchBlocks_);
 }
 

@@ -116,7 +116,11 @@ class WorldRayQuery final : public GroundQuery {
 // rayTest's hit from cached mesh triangles and the nearby objects (see the top of this file).
 class CachedRayQuery final : public GroundQuery {
  public:
-  explicit CachedRayQuery(const WheelQuerySettings& settings);
+  // Its caches' storage, cacheBytes(settings) of it, comes from `memory`.
+  CachedRayQuery(const WheelQuerySettings& settings, CacheMemory& memory);
+  static size_t cacheBytes(const WheelQuerySettings& settings) {
+    return MeshCacheSet::storageBytes(settings.maxCachedTriangles, false);
+  }
   bool usesNearbyGround() const override { return true; }
   bool castNearby(const NearbyGround& nearby, const GroundSweep& sweep, bool offMainThread,
                   WheelRayHit& hit) override;

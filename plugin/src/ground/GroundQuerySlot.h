@@ -13,8 +13,10 @@ namespace raycar {
 class GroundQuerySlot {
  public:
   // The query `wheel` asks for (WheelSettings::groundQuery): a ray, cached or not as the
-  // vehicle's WheelQuerySettings say, or a shape cast.
-  GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySettings& settings);
+  // vehicle's WheelQuerySettings say, or a shape cast. Its caches' storage, cacheBytes() of it,
+  // comes from `memory`.
+  GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySettings& settings, CacheMemory& memory);
+  static size_t cacheBytes(const WheelSettings& wheel, const WheelQuerySettings& settings);
   GroundQuery& ground() {
     return std::visit([](auto& query) -> GroundQuery& { return query; }, query_);
   }

@@ -1,5 +1,7 @@
 #include "ground/MeshRayCache.h"
 
+#include <stdexcept>
+
 #include <BulletCollision/CollisionShapes/btOptimizedBvh.h>
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <LinearMath/btAabbUtil2.h>
@@ -248,11 +250,16 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
   return true;
 }
 
-MeshCacheSet::MeshCacheSet(int capacity, bool keepVertices) {
+unsigned char* CacheMemory::take(size_t bytes) {
+  unsigned char* piece = next_;
+  next_ += rounded(bytes);
+  if (next_ > end_) throw std::logic_error("CacheMemory: the vehicle sized its cache memory too small");
+  return piece;
+}
+
+MeshCacheSet::MeshCacheSet(int capacity, bool keepVertices, CacheMemory& memory) {
   const size_t bytes = MeshRayCache::storageBytes(capacity, keepVertices);
-  storage_ = std::make_unique<unsigned char[]>(size_t(kMeshes) * bytes);
-  for (size_t i = 0; i < size_t(kMeshes); ++i)
-    caches_[i].attach(storage_.get() + i * bytes, capacity, keepVertices);
+  for (MeshRayCache& cache : caches_) cache.attach(memory.take(bytes), capacity, keepVertices);
 }
 
 MeshRayCache* MeshCacheSet::cacheFor(const std::vector<NearbyObject>& nearby,

@@ -77,7 +77,7 @@ class MeshRayCache {
   // The meshes this cache answers for: btBvhTriangleMeshShape with a quantised BVH.
   static bool canCache(const btCollisionObject& object);
 
-  // Storage for up to `capacity` leaves, owned by the caller (MeshCacheSet): `storage` holds
+  // Storage for up to `capacity` leaves, owned by the vehicle (CacheMemory): `storage` holds
   // their boxes, then their triangles, then, with `keepVertices`, their vertices; without, the
   // vertices are read from the mesh when a ray needs them.
   void attach(unsigned char* storage, int capacity, bool keepVertices) {
@@ -162,8 +162,24 @@ class MeshRayCache {
   btVector3 boxMax_{0, 0, 0};
 };
 
+// Memory the caches of a vehicle's wheels are cut from, one piece after another: the vehicle
+// allocates it once, together with its wheels (WheelArray), and owns it.
+class CacheMemory {
+ public:
+  static constexpr size_t kAlignment = 16;
+  static size_t rounded(size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
+  CacheMemory() = default;
+  CacheMemory(unsigned char* begin, size_t bytes) : next_(begin), end_(begin + bytes) {}
+  // The next `bytes` (rounded up to kAlignment); the vehicle sized the memory for all of them.
+  unsigned char* take(size_t bytes);
+
+ private:
+  unsigned char* next_ = nullptr;
+  unsigned char* end_ = nullptr;
+};
+
 // One wheel's caches: a wheel can stand where two mesh objects meet (terrain tiles); more meshes
-// at once are tested through Bullet without a cache. The storage is allocated once.
+// at once are tested through Bullet without a cache. The storage is the vehicle's (CacheMemory).
 class MeshCacheSet {
  public:
   static constexpr int kMeshes = 2;
@@ -175,9 +191,12 @@ class MeshCacheSet {
   };
 
   // `capacity` triangles per mesh; `keepVertices`: the caches hold the triangles' vertices too
-  // (CachedVertices says when that pays).
-  MeshCacheSet(int capacity, bool keepVertices);
-  // Moving keeps the storage (one buffer for both caches); a copy would share it.
+  // (CachedVertices says when that pays). Their storage, storageBytes() of it, comes from `memory`.
+  MeshCacheSet(int capacity, bool keepVertices, CacheMemory& memory);
+  static size_t storageBytes(int capacity, bool keepVertices) {
+    return size_t(kMeshes) * CacheMemory::rounded(MeshRayCache::storageBytes(capacity, keepVertices));
+  }
+  // Moving keeps the storage; a copy would share it.
   MeshCacheSet(MeshCacheSet&&) = default;
   MeshCacheSet& operator=(MeshCacheSet&&) = default;
   MeshCacheSet(const MeshCacheSet&) = delete;
@@ -193,7 +212,6 @@ class MeshCacheSet {
 
  private:
   MeshRayCache caches_[kMeshes];
-  std::unique_ptr<unsigned char[]> storage_;  // each cache's, one after the other
 };
 
 }  // namespace raycar

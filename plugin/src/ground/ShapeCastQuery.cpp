@@ -272,10 +272,11 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
 
 }  // namespace
 
-ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySettings& settings)
+ShapeCastQuery::ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySettings& settings,
+                               CacheMemory& memory)
     : cache_(settings.cache),
       margin_(settings.margin),
-      caches_(kShapeCacheScale * settings.maxCachedTriangles, true) {
+      caches_(kShapeCacheScale * settings.maxCachedTriangles, true, memory) {
   auto parts = std::make_unique<Parts>();
   Geometry& shape = parts->geometry;
   shape.cylinder = wheel.groundQuery == GroundQueryKind::Cylinder;

@@ -47,7 +47,11 @@ class ShapeHitCallback;
 
 class ShapeCastQuery final : public GroundQuery {
  public:
-  ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySettings& settings);
+  // Its caches' storage, cacheBytes(settings) of it, comes from `memory`.
+  ShapeCastQuery(const WheelSettings& wheel, const WheelQuerySettings& settings, CacheMemory& memory);
+  static size_t cacheBytes(const WheelQuerySettings& settings) {
+    return MeshCacheSet::storageBytes(kShapeCacheScale * settings.maxCachedTriangles, true);
+  }
   ShapeCastQuery(ShapeCastQuery&&) = default;
   ShapeCastQuery& operator=(ShapeCastQuery&&) = default;
 

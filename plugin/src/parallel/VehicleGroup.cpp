@@ -6,6 +6,7 @@
 
 #include "Prefetch.h"
 #include "io/StateArchive.h"
+#include "parallel/WheelBlockPool.h"
 #include "parallel/WorkerPool.h"
 #include "raycar/Error.h"
 #include "vehicle/StepStages.h"
@@ -13,7 +14,8 @@
 
 namespace raycar {
 VehicleGroup::VehicleGroup(int threads, int minimumVehiclesPerThread)
-    : minimumVehiclesPerThread_(std::max(minimumVehiclesPerThread, 1)),
+    : wheelMemory_(std::make_unique<WheelBlockPool>()),
+      minimumVehiclesPerThread_(std::max(minimumVehiclesPerThread, 1)),
       pool_(std::make_unique<WorkerPool>(std::max(threads, 1))) {}
 
 VehicleGroup::~VehicleGroup() = default;
@@ -26,7 +28,7 @@ RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis, VehicleSettings s
 
 RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis,
                                          std::shared_ptr<const VehicleSettings> settings) {
-  vehicles_.push_back(std::make_unique<RaycastVehicle>(chassis, std::move(settings)));
+  vehicles_.push_back(std::make_unique<RaycastVehicle>(chassis, std::move(settings), *wheelMemory_));
   runtimes_.push_back(&vehicles_.back()->runtime());
   resumeAt_.push_back(StepStage::Done);
   return *vehicles_.back();

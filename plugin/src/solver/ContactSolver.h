@@ -202,9 +202,10 @@ class WheelContacts {
  public:
   WheelContacts(WheelContact* first, size_t count, size_t stride)
       : first_(reinterpret_cast<char*>(first)), count_(count), stride_(stride) {}
-  // The contacts that are member `contact` of each element of `owners`.
-  template <class Owner>
-  static WheelContacts of(std::vector<Owner>& owners, WheelContact Owner::*contact) {
+  // The contacts that are member `contact` of each element of `owners` (an array: size(),
+  // operator[], elements sizeof(Owner) apart).
+  template <class Owners, class Owner>
+  static WheelContacts of(Owners& owners, WheelContact Owner::*contact) {
     return owners.empty() ? WheelContacts(nullptr, 0, sizeof(Owner))
                           : WheelContacts(&(owners[0].*contact), owners.size(), sizeof(Owner));
   }

@@ -20,7 +20,7 @@ btScalar rollingResistanceTorque(const AeroSettings& aero, btScalar normalLoad, 
 // ---------------------------------------------------------------------------------------------
 // The runtime object
 
-Aero::Aero(const AeroSettings& settings, const std::vector<Wheel>& wheels) : settings_(&settings) {
+Aero::Aero(const AeroSettings& settings, const WheelArray& wheels) : settings_(&settings) {
   for (size_t i = 0; i < wheels.size(); ++i) {
     const btScalar forward = wheels[i].forwardPosition;
     frontAxleForward_ = i == 0 ? forward : std::max(frontAxleForward_, forward);

@@ -13,7 +13,7 @@ namespace raycar {
 class Aero {
  public:
   // Finds the front-most and rear-most wheels, between which the downforce acts.
-  Aero(const AeroSettings& settings, const std::vector<Wheel>& wheels);
+  Aero(const AeroSettings& settings, const WheelArray& wheels);
 
   // Drag at the centre of mass and downforce between the axles by its front share (seed 004,
   // step 9), as impulses over `dt` on `chassis`. worldForward and worldUp: the chassis' axes.

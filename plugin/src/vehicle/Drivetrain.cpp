@@ -12,7 +12,7 @@ constexpr btScalar kAssistResponseSteps = 3;
 constexpr btScalar kAssistIntegralTimes = 4;  // the integral's time, in response times
 }  // namespace
 
-Drivetrain::Drivetrain(const VehicleSettings& settings, std::vector<Wheel>& wheels)
+Drivetrain::Drivetrain(const VehicleSettings& settings, WheelArray& wheels)
     : settings_(&settings), powertrain_(settings.engine, settings.gearbox) {
   for (size_t i = 0; i < wheels.size(); ++i) {
     Wheel& wheel = wheels[i];
@@ -109,7 +109,7 @@ btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btS
   return std::max(btScalar(0), feedForward + feedback + integral);
 }
 
-void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& wheels, btScalar dt) {
+void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btScalar dt) {
   const VehicleSettings& settings = *settings_;
   PowertrainInput input;
   input.pedal = pedal;
@@ -205,7 +205,7 @@ void Drivetrain::update(btScalar pedal, btScalar brake, std::vector<Wheel>& whee
   }
 }
 
-void Drivetrain::spinUp(std::vector<Wheel>& wheels, btScalar dt) {
+void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
   for (Wheel& wheel : wheels) wheel.spinBeforeDrive = wheel.state.angularSpeed;
   for (Wheel& wheel : wheels)
     if (!wheel.state.locked)
@@ -247,7 +247,7 @@ void Drivetrain::spinUp(std::vector<Wheel>& wheels, btScalar dt) {
   }
 }
 
-btScalar Drivetrain::gearboxWheelSpin(const std::vector<Wheel>& wheels) const {
+btScalar Drivetrain::gearboxWheelSpin(const WheelArray& wheels) const {
   // The spin the gearbox's output sees: the wheels' spins weighted by the torque each gets (an
   // open differential's carrier turns at its wheels' mean), so the clutch's power T w_gearbox
   // equals the wheels' sum of T_i w_i.
@@ -257,7 +257,7 @@ btScalar Drivetrain::gearboxWheelSpin(const std::vector<Wheel>& wheels) const {
   return spin;
 }
 
-void Drivetrain::followWheels(const std::vector<Wheel>& wheels, btScalar dt) {
+void Drivetrain::followWheels(const WheelArray& wheels, btScalar dt) {
   btScalar fastest = 0;
   for (int index : drivingWheels_) {
     const btScalar spin = wheels[size_t(index)].state.angularSpeed;

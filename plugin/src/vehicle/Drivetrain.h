@@ -20,19 +20,19 @@ class Drivetrain {
  public:
   // Resolves the wheels' brake groups (Wheel::front) and the driven axles: the settings'
   // differentials, or an open one per axle with driving wheels.
-  Drivetrain(const VehicleSettings& settings, std::vector<Wheel>& wheels);
+  Drivetrain(const VehicleSettings& settings, WheelArray& wheels);
 
   // Manual shifts, held until the next update uses them.
   void requestShifts(bool up, bool down);
   // pedal: shaped, [-1, 1]; brake: the footbrake input, [0, 1]. Sets every wheel's driveTorque,
   // brakeTorque and engineSpinLimit, and the couplings' limits.
-  void update(btScalar pedal, btScalar brake, std::vector<Wheel>& wheels, btScalar dt);
+  void update(btScalar pedal, btScalar brake, WheelArray& wheels, btScalar dt);
   // Drive torque into wheel spin, up to the engine's spin limit (stage DriveSpin); through a
   // locked clutch the engine's inertia turns with the driving wheels.
-  void spinUp(std::vector<Wheel>& wheels, btScalar dt);
+  void spinUp(WheelArray& wheels, btScalar dt);
   // After the solve: an engaged engine turns with the wheels the solve left; with engine
   // inertia the clutch decides whether it slips or locks in the next step.
-  void followWheels(const std::vector<Wheel>& wheels, btScalar dt);
+  void followWheels(const WheelArray& wheels, btScalar dt);
 
   std::vector<SpinCoupling>& couplings() { return couplings_; }
   template <class Archive>
@@ -56,7 +56,7 @@ class Drivetrain {
     size_t couplingCount = 0;
   };
   // rad/s: the driving wheels' spins weighted by their torque shares.
-  btScalar gearboxWheelSpin(const std::vector<Wheel>& wheels) const;
+  btScalar gearboxWheelSpin(const WheelArray& wheels) const;
   // ABS (slipRatio < 0) and traction control (> 0): the torque (N m, >= 0) that holds `wheel`
   // at `slipRatio`; `integral` is the assist's integral term.
   btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar dt,

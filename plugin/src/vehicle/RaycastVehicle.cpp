@@ -15,7 +15,11 @@ RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
     : RaycastVehicle(chassis, std::make_shared<const VehicleSettings>(std::move(settings))) {}
 
 RaycastVehicle::RaycastVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings)
-    : runtime_(std::make_unique<VehicleRuntime>(chassis, std::move(settings))) {}
+    : RaycastVehicle(chassis, std::move(settings), *std::pmr::new_delete_resource()) {}
+
+RaycastVehicle::RaycastVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings,
+                               std::pmr::memory_resource& wheelMemory)
+    : runtime_(std::make_unique<VehicleRuntime>(chassis, std::move(settings), wheelMemory)) {}
 
 RaycastVehicle::~RaycastVehicle() = default;
 

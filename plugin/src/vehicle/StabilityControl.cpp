@@ -20,7 +20,7 @@ btScalar referenceYawRate(btScalar steer, btScalar speed, btScalar wheelbase,
 }
 
 void StabilityControl::update(const btRigidBody& chassis, const btVector3& up,
-                              btScalar forwardSpeed, std::vector<Wheel>& wheels) {
+                              btScalar forwardSpeed, WheelArray& wheels) {
   const AssistSettings& settings = *settings_;
   state_ = StabilityControlState{};
   state_.yawRate = chassis.getAngularVelocity().dot(up);

@@ -22,7 +22,7 @@ class StabilityControl {
 
   // One step: forwardSpeed (m/s) along the chassis' forward axis, up its up axis (world).
   void update(const btRigidBody& chassis, const btVector3& up, btScalar forwardSpeed,
-              std::vector<Wheel>& wheels);
+              WheelArray& wheels);
 
   const StabilityControlState& state() const { return state_; }
   template <class Archive>

@@ -65,7 +65,7 @@ btScalar capPedal(const SteeringSettings& steering, btScalar pedal, btScalar loc
 // ---------------------------------------------------------------------------------------------
 // The runtime object
 
-Steering::Steering(const SteeringSettings& settings, std::vector<Wheel>& wheels)
+Steering::Steering(const SteeringSettings& settings, WheelArray& wheels)
     : settings_(&settings) {
   btScalar steeredSum = 0, referenceSum = 0;
   int steeredCount = 0, referenceCount = 0;
@@ -86,7 +86,7 @@ Steering::Steering(const SteeringSettings& settings, std::vector<Wheel>& wheels)
   steeredAxleForward_ = steeredCount > 0 ? steeredSum / btScalar(steeredCount) : 0;
 }
 
-btScalar Steering::columnTorque(const std::vector<Wheel>& wheels) const {
+btScalar Steering::columnTorque(const WheelArray& wheels) const {
   btScalar moment = 0;
   for (const Wheel& wheel : wheels)
     if (wheel.steered) moment += wheel.state.aligningMoment;
@@ -94,7 +94,7 @@ btScalar Steering::columnTorque(const std::vector<Wheel>& wheels) const {
 }
 
 void Steering::turnColumn(btScalar steerInput, btScalar forwardSpeed, btScalar dt,
-                          const std::vector<Wheel>& wheels) {
+                          const WheelArray& wheels) {
   const SteeringSettings& steering = *settings_;
   // I dw/dt = T_driver + T_aligning - c w. The damping is taken implicitly (a stiff damper
   // stays stable at any step); the aligning moment is last step's, whose stiffness at the column
@@ -113,7 +113,7 @@ void Steering::turnColumn(btScalar steerInput, btScalar forwardSpeed, btScalar d
 }
 
 void Steering::update(btScalar steerInput, btScalar pedalInput, btScalar forwardSpeed, btScalar dt,
-                      std::vector<Wheel>& wheels) {
+                      WheelArray& wheels) {
   const SteeringSettings& steering = *settings_;
   if (steering.mode == SteeringMode::Torque)
     turnColumn(steerInput, forwardSpeed, dt, wheels);

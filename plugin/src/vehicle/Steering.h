@@ -13,12 +13,12 @@ namespace raycar {
 class Steering {
  public:
   // Resolves which wheels steer (Wheel::steered) and where the turning centre lies.
-  Steering(const SteeringSettings& settings, std::vector<Wheel>& wheels);
+  Steering(const SteeringSettings& settings, WheelArray& wheels);
 
   // Moves the steer angle and pedal one step toward the driver's input (steer, pedal in
   // [-1, 1]) at `forwardSpeed` (m/s), and sets every wheel's steer angle.
   void update(btScalar steerInput, btScalar pedalInput, btScalar forwardSpeed, btScalar dt,
-              std::vector<Wheel>& wheels);
+              WheelArray& wheels);
 
   btScalar angle() const { return angle_; }   // rad, the equivalent bicycle's
   // m: the steered wheels' mean forward position from the turning centre's line (the
@@ -27,7 +27,7 @@ class Steering {
   btScalar pedal() const { return shapedPedal_; }
   // N m at the steering wheel, > 0 turns it left: the steered wheels' aligning moments (as the
   // last solve left them) through the steering ratio.
-  btScalar columnTorque(const std::vector<Wheel>& wheels) const;
+  btScalar columnTorque(const WheelArray& wheels) const;
 
   template <class Archive>
   void transferState(Archive& archive) {  // StateArchive.h
@@ -42,7 +42,7 @@ class Steering {
  private:
   // SteeringMode::Torque: the column's angle and speed one step on.
   void turnColumn(btScalar steerInput, btScalar forwardSpeed, btScalar dt,
-                  const std::vector<Wheel>& wheels);
+                  const WheelArray& wheels);
 
   const SteeringSettings* settings_;  // the vehicle's, which outlive this object
   btScalar angle_ = 0;           // rad, bicycle

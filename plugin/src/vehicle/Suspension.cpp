@@ -48,7 +48,7 @@ btVector3 groundVelocityAt(const btCollisionObject* object, const btVector3& poi
 }
 }  // namespace
 
-Suspension::Suspension(const VehicleSettings& settings, std::vector<Wheel>& wheels)
+Suspension::Suspension(const VehicleSettings& settings, WheelArray& wheels)
     : settings_(&settings) {
   std::vector<int> axleNumbers;
   for (Wheel& wheel : wheels) {
@@ -62,7 +62,7 @@ Suspension::Suspension(const VehicleSettings& settings, std::vector<Wheel>& whee
   axleCompressionSums_.assign(axleNumbers.size(), 0);
 }
 
-void Suspension::update(const btRigidBody& chassis, std::vector<Wheel>& wheels) {
+void Suspension::update(const btRigidBody& chassis, WheelArray& wheels) {
   const btTransform& transform = chassis.getWorldTransform();
   const btVector3 down = -(transform.getBasis() * settings_->axes.up);
   const btVector3 centerOfMass = chassis.getCenterOfMassPosition();
@@ -105,7 +105,7 @@ void Suspension::update(const btRigidBody& chassis, std::vector<Wheel>& wheels) 
   }
 }
 
-void Suspension::prepareContacts(std::vector<Wheel>& wheels, btScalar dt) const {
+void Suspension::prepareContacts(WheelArray& wheels, btScalar dt) const {
   // Explicit damping (integration_type 0) folds the measured damper force into the spring's.
   const bool implicitDamper = settings_->solver.implicitDamper;
   for (Wheel& wheel : wheels) {

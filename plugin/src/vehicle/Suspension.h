@@ -13,13 +13,13 @@ namespace raycar {
 class Suspension {
  public:
   // Numbers the axles (Wheel::axleSlot), each distinct axle number once, in order of appearance.
-  Suspension(const VehicleSettings& settings, std::vector<Wheel>& wheels);
+  Suspension(const VehicleSettings& settings, WheelArray& wheels);
 
   // After the ground query: compression, compression speed, spring force and load estimate of
   // every wheel, from the chassis' pose and velocity.
-  void update(const btRigidBody& chassis, std::vector<Wheel>& wheels);
+  void update(const btRigidBody& chassis, WheelArray& wheels);
   // The suspension and bump stop rows of each touching wheel's contact.
-  void prepareContacts(std::vector<Wheel>& wheels, btScalar dt) const;
+  void prepareContacts(WheelArray& wheels, btScalar dt) const;
 
  private:
   const VehicleSettings* settings_;  // the vehicle's, which outlive this object

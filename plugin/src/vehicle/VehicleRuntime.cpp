@@ -29,7 +29,8 @@ std::shared_ptr<const VehicleSettings> validated(std::shared_ptr<const VehicleSe
 
 // The wheels with their automatic stiffness, damping and reference loads resolved from the
 // static loads of the chassis' weight, their tire models and ground queries.
-std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings& settings) {
+WheelArray buildWheels(const btRigidBody& chassis, const VehicleSettings& settings,
+                       std::pmr::memory_resource& memory) {
   if (!(chassis.getInvMass() > 0) || chassis.isStaticOrKinematicObject())
     throw SettingsError({"chassis: must be a dynamic rigid body (mass > 0, not static or kinematic)"});
   const size_t count = settings.wheels.size();
@@ -56,10 +57,9 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
   const std::vector<btScalar> staticLoads =
       needsStaticLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
 
-  std::vector<Wheel> wheels;
-  wheels.reserve(count);
+  WheelArray wheels(settings, memory);
   for (size_t i = 0; i < count; ++i) {
-    Wheel& wheel = wheels.emplace_back(settings.wheels[i], settings.wheelQuery);
+    Wheel& wheel = wheels[i];
     const SuspensionRates rates = resolveSuspensionRates(wheel.settings, staticLoads[i], gravity);
     wheel.suspensionStiffness = rates.stiffness;
     wheel.suspensionDamping = rates.damping;
@@ -80,11 +80,12 @@ std::vector<Wheel> buildWheels(const btRigidBody& chassis, const VehicleSettings
 }  // namespace
 
 VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody,
-                               std::shared_ptr<const VehicleSettings> vehicleSettings)
+                               std::shared_ptr<const VehicleSettings> vehicleSettings,
+                               std::pmr::memory_resource& wheelMemory)
     : chassis(&chassisBody),
       sharedSettings(validated(std::move(vehicleSettings))),
       settings(*sharedSettings),
-      wheels(buildWheels(chassisBody, settings)),
+      wheels(buildWheels(chassisBody, settings, wheelMemory)),
       steering(settings.steering, wheels),
       drivetrain(settings, wheels),
       suspension(settings, wheels),
@@ -255,7 +256,7 @@ void VehicleRuntime::prefetchStepStart() const {
 
 void VehicleRuntime::prefetchArrays() const {
   prefetchObject(*chassis);
-  prefetchArray(wheels);  // with each wheel's ground query inside
+  prefetchBytes(wheels.begin(), wheels.size() * sizeof(Wheel));  // with each one's ground query
 }
 
 void VehicleRuntime::prefetchCaches() const {

@@ -27,8 +27,10 @@ namespace raycar {
 class VehicleRuntime {
  public:
   // Throws SettingsError listing every problem with `settings` or the chassis. The settings may
-  // be shared by any number of vehicles: a vehicle never changes them.
-  VehicleRuntime(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
+  // be shared by any number of vehicles: a vehicle never changes them. The wheels' block
+  // (WheelArray) comes from `wheelMemory`, which must outlive the runtime.
+  VehicleRuntime(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings,
+                 std::pmr::memory_resource& wheelMemory);
   VehicleRuntime(const VehicleRuntime&) = delete;
   VehicleRuntime& operator=(const VehicleRuntime&) = delete;
 
@@ -96,7 +98,7 @@ class VehicleRuntime {
   // from the cache the car before left it in).
   const std::shared_ptr<const VehicleSettings> sharedSettings;
   const VehicleSettings& settings;  // *sharedSettings
-  std::vector<Wheel> wheels;
+  WheelArray wheels;
   Steering steering;
   Drivetrain drivetrain;
   Suspension suspension;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <new>
+#include <stdexcept>
 
 #include "raycar/vehicle/Aero.h"
 
@@ -235,6 +238,36 @@ void Wheel::heatTire(btScalar slidingPower, btScalar speed, btScalar dt) {
 
 void Wheel::rotate(btScalar dt) {
   state.rotationAngle = wrapAngle(state.rotationAngle + state.angularSpeed * dt);
+}
+
+WheelArray::WheelArray(const VehicleSettings& settings, std::pmr::memory_resource& memory)
+    : memory_(&memory) {
+  const size_t count = settings.wheels.size();
+  const size_t wheelBytes = CacheMemory::rounded(count * sizeof(Wheel));
+  size_t cacheBytes = 0;
+  for (const WheelSettings& wheel : settings.wheels)
+    cacheBytes += GroundQuerySlot::cacheBytes(wheel, settings.wheelQuery);
+  if (wheelBytes + cacheBytes > UINT32_MAX) throw std::length_error("WheelArray: too many wheels");
+  bytes_ = std::uint32_t(wheelBytes + cacheBytes);
+  if (bytes_ == 0) return;
+  auto* block = static_cast<unsigned char*>(memory.allocate(bytes_, kAlignment));
+  wheels_ = reinterpret_cast<Wheel*>(block);
+  CacheMemory caches(block + wheelBytes, cacheBytes);
+  try {
+    for (; count_ < std::uint32_t(count); ++count_)
+      new (wheels_ + count_) Wheel(settings.wheels[count_], settings.wheelQuery, caches);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+WheelArray::~WheelArray() { release(); }
+
+void WheelArray::release() {
+  while (count_ > 0) wheels_[--count_].~Wheel();
+  if (wheels_ != nullptr) memory_->deallocate(wheels_, bytes_, kAlignment);
+  wheels_ = nullptr;
 }
 
 }  // namespace raycar

@@ -9,18 +9,22 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 
 #include "ground/GroundQuerySlot.h"
 #include "raycar/tire/ContactFriction.h"
 #include "raycar/tire/SurfaceTable.h"
+#include "raycar/vehicle/VehicleSettings.h"
 #include "raycar/vehicle/Wheel.h"
 #include "solver/ContactSolver.h"
 
 namespace raycar {
 
 struct Wheel {
-  Wheel(const WheelSettings& wheelSettings, const WheelQuerySettings& querySettings)
-      : settings(wheelSettings), groundQuery(wheelSettings, querySettings),
+  // The ground query's caches are cut from `cacheMemory` (WheelArray).
+  Wheel(const WheelSettings& wheelSettings, const WheelQuerySettings& querySettings,
+        CacheMemory& cacheMemory)
+      : settings(wheelSettings), groundQuery(wheelSettings, querySettings, cacheMemory),
         nearbyGround(ground().usesNearbyGround()),
         casterCosine(std::cos(wheelSettings.casterAngle * SIMD_RADS_PER_DEG)),
         hasCamber(wheelSettings.staticCamber != 0 || wheelSettings.camberGain != 0 ||
@@ -170,6 +174,50 @@ struct Wheel {
   void heatTire(btScalar slidingPower, btScalar speed, btScalar dt);
   // WheelRotation: the rotation angle for rendering.
   void rotate(btScalar dt);
+};
+
+// A vehicle's wheels, in order, with their ground caches' storage behind them: one block from a
+// memory resource, so a step reads one run of memory for all of a car's wheels. A lone vehicle's
+// block comes from the heap; a VehicleGroup's cars take theirs from the group's pool, where the
+// blocks of cars of one model lie one after another, in the order the group steps them.
+class WheelArray {
+ public:
+  // One wheel per settings.wheels entry (Wheel's constructor), the block from `memory`, which
+  // must outlive the array.
+  WheelArray(const VehicleSettings& settings, std::pmr::memory_resource& memory);
+  ~WheelArray();
+  // Moving hands the block over; the wheels stay where they are.
+  WheelArray(WheelArray&& other) noexcept
+      : memory_(other.memory_), wheels_(other.wheels_), count_(other.count_), bytes_(other.bytes_) {
+    other.wheels_ = nullptr;
+    other.count_ = 0;
+    other.bytes_ = 0;
+  }
+  WheelArray& operator=(WheelArray&&) = delete;
+  WheelArray(const WheelArray&) = delete;
+  WheelArray& operator=(const WheelArray&) = delete;
+
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  Wheel& operator[](size_t i) { return wheels_[i]; }
+  const Wheel& operator[](size_t i) const { return wheels_[i]; }
+  Wheel* begin() { return wheels_; }
+  Wheel* end() { return wheels_ + count_; }
+  const Wheel* begin() const { return wheels_; }
+  const Wheel* end() const { return wheels_ + count_; }
+  // The block: the wheels, then their caches (bytes).
+  const void* block() const { return wheels_; }
+  size_t blockBytes() const { return bytes_; }
+
+ private:
+  static constexpr size_t kAlignment = alignof(Wheel) > CacheMemory::kAlignment ? alignof(Wheel)
+                                                                               : CacheMemory::kAlignment;
+  void release();
+
+  std::pmr::memory_resource* memory_;
+  Wheel* wheels_ = nullptr;
+  std::uint32_t count_ = 0;  // wheels constructed
+  std::uint32_t bytes_ = 0;
 };
 
 }  // namespace raycar

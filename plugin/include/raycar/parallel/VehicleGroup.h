@@ -33,6 +33,7 @@
 
 namespace raycar {
 
+class WheelBlockPool;
 class WorkerPool;
 class VehicleRuntime;
 enum class StepStage : char;  // plugin/src/vehicle/StepStages.h
@@ -89,6 +90,10 @@ class VehicleGroup : public btActionInterface {
   void splitState(const void* data, size_t size,
                   std::vector<std::pair<const std::uint8_t*, size_t>>& parts) const;
 
+  // Where the cars' wheels and cached ground live (RaycastVehicle's wheelMemory), one car's
+  // after another's, as the group steps them (plugin/src/parallel/WheelBlockPool.h). Declared
+  // before vehicles_, which give their blocks back to it.
+  std::unique_ptr<WheelBlockPool> wheelMemory_;
   std::vector<std::unique_ptr<RaycastVehicle>> vehicles_;
   std::vector<VehicleRuntime*> runtimes_;  // vehicles_[i]'s step state
   std::vector<StepStage> resumeAt_;        // per vehicle, this step: where phase 1 stopped

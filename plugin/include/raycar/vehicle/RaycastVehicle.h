@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <vector>
 
 #include "raycar/vehicle/DriverInput.h"
@@ -46,6 +47,12 @@ class RaycastVehicle : public btActionInterface {
   // change the settings while a vehicle holds them: the vehicle checked and resolved them once,
   // and its wheels refer to them. For other settings, make a new vehicle from a new copy.
   RaycastVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
+  // The same, with the vehicle's wheels and their cached ground (one block of a few kilobytes,
+  // allocated here and freed with the vehicle) taken from `wheelMemory`, which must outlive the
+  // vehicle. VehicleGroup keeps its cars' blocks in one pool this way, one car's after another's;
+  // the constructors above take them from the heap (std::pmr::new_delete_resource()).
+  RaycastVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings,
+                 std::pmr::memory_resource& wheelMemory);
   ~RaycastVehicle() override;
   RaycastVehicle(const RaycastVehicle&) = delete;
   RaycastVehicle& operator=(const RaycastVehicle&) = delete;
