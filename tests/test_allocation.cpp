@@ -6,7 +6,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <memory>
 #include <new>
+#include <vector>
 
 #include "TestWorld.h"
 #include "raycar/parallel/VehicleGroup.h"
@@ -148,4 +150,26 @@ TEST_CASE("a vehicle group on two threads makes no heap allocation per step") {
   for (int i = 0; i < 240; ++i) world.step(1.0f / 120);
   CHECK(allocations.load() == 0);
   world.world().removeAction(&counted);
+}
+
+TEST_CASE("a vehicle group takes its cars back without allocating") {
+  // A car removed from a group gives its wheel block back to the group's pool, whose list of
+  // free blocks has room for every block it ever cut: giving a hundred back (past its largest
+  // chunk of 64) allocates nothing, so despawning cars, or a group's destructor, cannot fail for
+  // want of memory.
+  TestWorld world;
+  CarSpec spec;
+  const auto settings = std::make_shared<const VehicleSettings>(makeCarSettings(spec));
+  VehicleGroup group(1);
+  std::vector<RaycastVehicle*> cars;
+  for (int i = 0; i < 100; ++i) {
+    const btTransform pose(btQuaternion::getIdentity(), btVector3(4.0f * btScalar(i % 10), 2, 6.0f * btScalar(i / 10)));
+    cars.push_back(&group.addVehicle(*world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), pose, 0.5f), settings));
+  }
+  allocations = 0;
+  counting = true;
+  for (RaycastVehicle* car : cars) group.removeVehicle(*car);
+  counting = false;
+  CHECK(group.vehicleCount() == 0);
+  CHECK(allocations.load() == 0);
 }

@@ -251,10 +251,11 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
 }
 
 unsigned char* CacheMemory::take(size_t bytes) {
-  unsigned char* piece = next_;
-  next_ += rounded(bytes);
-  if (next_ > end_) throw std::logic_error("CacheMemory: the vehicle sized its cache memory too small");
-  return piece;
+  const size_t piece = roundedUp(bytes);
+  if (piece > remaining()) throw std::logic_error("CacheMemory: the vehicle sized its cache memory too small");
+  unsigned char* begin = next_;
+  next_ += piece;
+  return begin;
 }
 
 MeshCacheSet::MeshCacheSet(int capacity, bool keepVertices, CacheMemory& memory) {

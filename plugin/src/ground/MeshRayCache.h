@@ -166,12 +166,14 @@ class MeshRayCache {
 // allocates it once, together with its wheels (WheelArray), and owns it.
 class CacheMemory {
  public:
-  static constexpr size_t kAlignment = 16;
-  static size_t rounded(size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
+  static constexpr size_t kAlignment = 16;  // bytes: every piece starts at a multiple of this
+  static size_t roundedUp(size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
   CacheMemory() = default;
   CacheMemory(unsigned char* begin, size_t bytes) : next_(begin), end_(begin + bytes) {}
-  // The next `bytes` (rounded up to kAlignment); the vehicle sized the memory for all of them.
+  // The next `bytes` (rounded up to kAlignment). Throws std::logic_error when the memory is
+  // shorter: the vehicle sizes it for all of its wheels' pieces.
   unsigned char* take(size_t bytes);
+  size_t remaining() const { return size_t(end_ - next_); }  // bytes
 
  private:
   unsigned char* next_ = nullptr;
@@ -194,9 +196,9 @@ class MeshCacheSet {
   // (CachedVertices says when that pays). Their storage, storageBytes() of it, comes from `memory`.
   MeshCacheSet(int capacity, bool keepVertices, CacheMemory& memory);
   static size_t storageBytes(int capacity, bool keepVertices) {
-    return size_t(kMeshes) * CacheMemory::rounded(MeshRayCache::storageBytes(capacity, keepVertices));
+    return size_t(kMeshes) * CacheMemory::roundedUp(MeshRayCache::storageBytes(capacity, keepVertices));
   }
-  // Moving keeps the storage; a copy would share it.
+  // The storage is the vehicle's: a moved set refers to the same, and a copy would share it.
   MeshCacheSet(MeshCacheSet&&) = default;
   MeshCacheSet& operator=(MeshCacheSet&&) = default;
   MeshCacheSet(const MeshCacheSet&) = delete;

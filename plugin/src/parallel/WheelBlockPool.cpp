@@ -1,6 +1,7 @@
 #include "parallel/WheelBlockPool.h"
 
 #include <algorithm>
+#include <cassert>
 #include <new>
 
 namespace raycar {
@@ -11,41 +12,51 @@ WheelBlockPool::~WheelBlockPool() {
       ::operator delete(chunk, std::align_val_t(kChunkAlignment));
 }
 
-WheelBlockPool::SizeClass& WheelBlockPool::sizeClass(size_t bytes) {
+WheelBlockPool::SizeClass* WheelBlockPool::find(size_t bytes) {
   for (SizeClass& known : classes_)
-    if (known.bytes == bytes) return known;
-  SizeClass& added = classes_.emplace_back();
-  added.bytes = bytes;
-  return added;
+    if (known.bytes == bytes) return &known;
+  return nullptr;
+}
+
+bool WheelBlockPool::pooled(size_t bytes, size_t alignment) {
+  // Blocks in a chunk are `bytes` apart: an alignment above the chunk's needs `bytes` to be a
+  // multiple of it too. WheelArray asks for neither that nor 0 bytes; such requests go to the heap.
+  return bytes > 0 && alignment <= kChunkAlignment && bytes % alignment == 0;
 }
 
 void* WheelBlockPool::do_allocate(size_t bytes, size_t alignment) {
-  // Blocks in a chunk are `bytes` apart: an alignment above the chunk's needs `bytes` to be a
-  // multiple of it too, which no WheelArray asks for; such a request goes to the heap.
-  if (alignment > kChunkAlignment || bytes % alignment != 0)
-    return ::operator new(bytes, std::align_val_t(alignment));
-  SizeClass& sizeClass = this->sizeClass(bytes);
-  if (sizeClass.free.empty()) {
-    const size_t blocks = sizeClass.nextChunkBlocks;
+  if (!pooled(bytes, alignment)) return ::operator new(bytes, std::align_val_t(alignment));
+  SizeClass* sizeClass = find(bytes);
+  if (sizeClass == nullptr) {
+    sizeClass = &classes_.emplace_back();
+    sizeClass->bytes = bytes;
+  }
+  if (sizeClass->free.empty()) {
+    const size_t blocks = sizeClass->nextChunkBlocks;
     auto* chunk = static_cast<unsigned char*>(
         ::operator new(blocks * bytes, std::align_val_t(kChunkAlignment)));
-    sizeClass.chunks.push_back(chunk);
+    sizeClass->chunks.push_back(chunk);
+    // Room for every block of the class, so that giving blocks back never allocates (it runs
+    // in destructors).
+    sizeClass->blockCount += blocks;
+    sizeClass->free.reserve(sizeClass->blockCount);
     // Handed out from the back of `free`: pushed in reverse, the blocks go out in ascending order.
-    sizeClass.free.reserve(sizeClass.free.size() + blocks);
-    for (size_t i = blocks; i-- > 0;) sizeClass.free.push_back(chunk + i * bytes);
-    sizeClass.nextChunkBlocks = std::min(2 * blocks, kMaxBlocksPerChunk);
+    for (size_t i = blocks; i-- > 0;) sizeClass->free.push_back(chunk + i * bytes);
+    sizeClass->nextChunkBlocks = std::min(2 * blocks, kMaxBlocksPerChunk);
   }
-  void* block = sizeClass.free.back();
-  sizeClass.free.pop_back();
+  void* block = sizeClass->free.back();
+  sizeClass->free.pop_back();
   return block;
 }
 
 void WheelBlockPool::do_deallocate(void* block, size_t bytes, size_t alignment) {
-  if (alignment > kChunkAlignment || bytes % alignment != 0) {
+  if (!pooled(bytes, alignment)) {
     ::operator delete(block, std::align_val_t(alignment));
     return;
   }
-  sizeClass(bytes).free.push_back(block);
+  SizeClass* sizeClass = find(bytes);
+  assert(sizeClass != nullptr && "a block given back with a size this pool never handed out");
+  if (sizeClass != nullptr) sizeClass->free.push_back(block);
 }
 
 }  // namespace raycar

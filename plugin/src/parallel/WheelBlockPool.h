@@ -7,9 +7,10 @@
 // Blocks of one size (the cars of one model) are cut from chunks of that exact size class, in
 // ascending addresses, one chunk after another; a chunk holds twice as many blocks as the one
 // before, up to kMaxBlocksPerChunk, so a few cars waste little and many cars need few chunks.
-// A block given back is handed out again first (a car removed and another added takes its
-// place). std::pmr's pool rounds a request up to its own size classes (a 6.7 kB block of a
-// four-wheeled car would take 8 kB); this pool keeps the exact size.
+// Cars added one after another therefore lie in the order the group steps them. A block given
+// back is handed out again first: the next car of that model takes a removed car's place in
+// memory (though the group steps it last). std::pmr's pool rounds a request up to its own size
+// classes (a 6.7 kB block of a four-wheeled car would take 8 kB); this pool keeps the exact size.
 //
 // Not thread-safe: the group adds and removes cars on the caller's thread only, and a step
 // never allocates.
@@ -25,7 +26,7 @@ class WheelBlockPool final : public std::pmr::memory_resource {
  public:
   static constexpr size_t kFirstBlocksPerChunk = 4;
   static constexpr size_t kMaxBlocksPerChunk = 64;
-  static constexpr size_t kChunkAlignment = 64;  // a cache line
+  static constexpr size_t kChunkAlignment = 64;  // bytes: a cache line
 
   WheelBlockPool() = default;
   ~WheelBlockPool() override;
@@ -36,7 +37,8 @@ class WheelBlockPool final : public std::pmr::memory_resource {
   struct SizeClass {
     size_t bytes = 0;                 // of each block
     size_t nextChunkBlocks = kFirstBlocksPerChunk;
-    std::vector<void*> free;          // the next block handed out last
+    size_t blockCount = 0;            // in all its chunks
+    std::vector<void*> free;          // the next block handed out last; capacity blockCount
     std::vector<void*> chunks;
   };
 
@@ -45,7 +47,8 @@ class WheelBlockPool final : public std::pmr::memory_resource {
   bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
     return this == &other;
   }
-  SizeClass& sizeClass(size_t bytes);
+  SizeClass* find(size_t bytes);  // null: no block of that size handed out yet
+  static bool pooled(size_t bytes, size_t alignment);  // false: the heap serves it
 
   std::vector<SizeClass> classes_;
 };

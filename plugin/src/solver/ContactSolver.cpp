@@ -68,7 +68,7 @@ btScalar EngineSpinCoupling::crossInverseInertia(int a, int b) const {
 }
 
 inline void ContactSolver::spreadSpinChange(const WheelContacts& contacts, int wheel,
-                                     btScalar spinChange) const {
+                                            btScalar spinChange) const {
   const WheelContact& contact = contacts[size_t(wheel)];
   if (!engine_->active() || spinChange == 0 || contact.inverseSpinInertia == 0) return;
   engine_->spread(wheel, spinChange / contact.inverseSpinInertia,
@@ -92,7 +92,7 @@ void ContactSolver::beginStep(size_t wheelCount) {
 }
 
 inline void ContactSolver::buildRow(const SolverBody& chassis, const WheelContact& contact,
-                             const btVector3& direction, ContactRow& row) const {
+                                    const btVector3& direction, ContactRow& row) const {
   row.direction = direction;
   row.chassisAngular = contact.chassisArm.cross(direction);
   row.chassisTurn = chassis.inverseInertia * row.chassisAngular;
@@ -261,7 +261,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
 }
 
 inline void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,
-                                    const ContactRows& rows, btScalar dt) {
+                                           const ContactRows& rows, btScalar dt) {
   // lambda = (F_spring + c v) dt, v = compression speed after the impulses:
   // v = -(relative velocity . n) / cos, and an impulse d lambda changes it by -w d lambda / cos.
   const btScalar compressionSpeed =
@@ -391,8 +391,8 @@ void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt)
 }
 
 inline btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar impulse,
-                                btScalar slip, btScalar inverseMass, btScalar softness,
-                                btScalar bias, btScalar dt) const {
+                                       btScalar slip, btScalar inverseMass, btScalar softness,
+                                       btScalar bias, btScalar dt) const {
   // Static friction removes the slip, or with a stick spring brings slip + softness x impulse
   // + bias to zero. The tire's law takes a Newton step on lambda = F(u) dt,
   // d lambda = (F dt - lambda) / (1 + K dt w), with K < 0 on the curve's falling branch (the
@@ -406,7 +406,7 @@ inline btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btSc
 }
 
 inline bool ContactSolver::brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
-                                   btScalar brakeLimit, btScalar radius) {
+                                          btScalar brakeLimit, btScalar radius) {
   // The held candidate is impulse + rowStep(). A tire's force opposes its slip, and rowStep's
   // Newton denominator is at least kMinimumNewtonDenominator, so while the contact slides
   // forward (slip > 0) the step is at most max(0, -impulse) / kMinimumNewtonDenominator, and
@@ -508,7 +508,7 @@ ContactSolver::RowTrial ContactSolver::lateralTrial(const SolverBody& chassis,
 }
 
 inline btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse, btScalar speed,
-                                  btScalar dt) const {
+                                         btScalar dt) const {
   // The row's contact speed moved since its law was evaluated (other wheels' impulses turned the
   // chassis); the wheel's own part of the slip did not. Follow the law along its slope.
   const btScalar slip = trial.slip + trial.slipPerSpeed * (speed - trial.speed);
@@ -522,8 +522,8 @@ inline btScalar ContactSolver::candidate(const RowTrial& trial, btScalar impulse
 }
 
 inline ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelContact& contact,
-                                                          btScalar longitudinal,
-                                                          btScalar lateral) const {
+                                                                  btScalar longitudinal,
+                                                                  btScalar lateral) const {
   if (contact.boxFriction) {
     // Seed 001's handbrake: each direction on its own, each at the (x 0.85) limit.
     return {std::clamp(longitudinal, -contact.longitudinalLimit, contact.longitudinalLimit),

@@ -37,6 +37,7 @@
 
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "raycar/tire/Tire.h"
@@ -206,6 +207,8 @@ class WheelContacts {
   // operator[], elements sizeof(Owner) apart).
   template <class Owners, class Owner>
   static WheelContacts of(Owners& owners, WheelContact Owner::*contact) {
+    static_assert(std::is_same_v<std::remove_reference_t<decltype(owners[0])>, Owner>,
+                  "the stride is sizeof(Owner): the array must hold Owner objects");
     return owners.empty() ? WheelContacts(nullptr, 0, sizeof(Owner))
                           : WheelContacts(&(owners[0].*contact), owners.size(), sizeof(Owner));
   }
@@ -268,8 +271,10 @@ class ContactSolver {
   struct ContactRows {
     ContactRow normal, longitudinal, lateral;
   };
-  void buildRow(const SolverBody& chassis, const WheelContact& contact, const btVector3& direction,
-                ContactRow& row) const;
+  // The helpers marked inline are defined in ContactSolver.cpp, the only place they are called:
+  // each runs a dozen times per wheel and step, and as calls they had cost a tenth of the step.
+  inline void buildRow(const SolverBody& chassis, const WheelContact& contact, const btVector3& direction,
+                       ContactRow& row) const;
   // Velocity of the chassis' contact point over the ground along the row's direction (m/s).
   btScalar rowSpeed(const SolverBody& chassis, const WheelContact& contact,
                     const ContactRow& row) const {
@@ -290,30 +295,30 @@ class ContactSolver {
     ground.linearVelocity -= row.direction * (impulse * ground.inverseMass);
     ground.angularVelocity -= row.groundTurn * impulse;
   }
-  void solveSuspension(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
-                       btScalar dt);
+  inline void solveSuspension(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+                              btScalar dt);
   void solveBumpStop(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
                      btScalar dt, const ContactSolverSettings& settings);
-  void setFrictionLimits(WheelContact& contact, btScalar dt);
-  static void setInverseLimits(WheelContact& contact);
+  inline void setFrictionLimits(WheelContact& contact, btScalar dt);
+  static inline void setInverseLimits(WheelContact& contact);
   void solveAirborneBrake(WheelContact& contact);
   void solveCoupling(SpinCoupling& coupling, const WheelContacts& contacts);
   // Passes a change of wheel `wheel`'s spin (rad/s, already applied) on to the other driving
   // wheels through the engine's coupling.
-  void spreadSpinChange(const WheelContacts& contacts, int wheel, btScalar spinChange) const;
+  inline void spreadSpinChange(const WheelContacts& contacts, int wheel, btScalar spinChange) const;
   // Impulse change of one friction row with slip velocity `slip` and inverse mass.
-  btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
-                   btScalar inverseMass, btScalar softness, btScalar bias, btScalar dt) const;
+  inline btScalar rowStep(const FrictionLaw& law, bool sticks, btScalar impulse, btScalar slip,
+                          btScalar inverseMass, btScalar softness, btScalar bias, btScalar dt) const;
   // The stick springs of a contact's friction rows for this step, and their anchors after it.
   static void setStickSpring(ContactRow& row, const WheelContact& contact, btScalar stiffness,
                              btScalar displacement, btScalar dt);
   static void updateStickDisplacements(WheelContact& contact, btScalar dt);
   // False only when holding the wheel still cannot be within the brake's limit, whatever the
   // tire gives (spinImpulse: the free spin over the inverse spin inertia, N m s).
-  static bool brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
-                             btScalar brakeLimit, btScalar radius);
+  static inline bool brakeCouldHold(btScalar impulse, btScalar slip, btScalar spinImpulse,
+                                    btScalar brakeLimit, btScalar radius);
   // The wheel's spin without its brake and friction impulses of this step (drive torque only).
-  btScalar freeSpin(const WheelContact& contact) const;
+  inline btScalar freeSpin(const WheelContact& contact) const;
   // A friction row's tire law, evaluated at `slip` when the row's contact speed was `speed`.
   struct RowTrial {
     FrictionLaw law;
@@ -330,14 +335,14 @@ class ContactSolver {
   RowTrial lateralTrial(const SolverBody& chassis, const WheelContact& contact,
                         const ContactRows& rows) const;
   // The new total impulse a row asks for (before the friction limits) at contact speed `speed`.
-  btScalar candidate(const RowTrial& trial, btScalar impulse, btScalar speed, btScalar dt) const;
+  inline btScalar candidate(const RowTrial& trial, btScalar impulse, btScalar speed, btScalar dt) const;
   // The pair of friction impulses after the friction ellipse (or the handbrake's box).
   struct FrictionPair {
     btScalar longitudinal;
     btScalar lateral;
   };
-  FrictionPair frictionLimited(const WheelContact& contact, btScalar longitudinal,
-                               btScalar lateral) const;
+  inline FrictionPair frictionLimited(const WheelContact& contact, btScalar longitudinal,
+                                      btScalar lateral) const;
   // Applies the friction limits, settles the wheel's spin against its brake, and applies the
   // change of impulse to the bodies.
   void commit(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,

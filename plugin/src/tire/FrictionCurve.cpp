@@ -128,21 +128,4 @@ FrictionCurve::FrictionCurve(const FrictionCurveSettings& settings)
   }
 }
 
-FrictionCurve::Sample FrictionCurve::evaluate(btScalar slip) const {
-  const std::vector<Knot>& knots = table_->knots;
-  const btScalar sign = slip < 0 ? btScalar(-1) : btScalar(1);
-  const btScalar magnitude = std::fabs(slip);
-  if (!(magnitude < knots.back().slip)) return {sign * knots.back().value, 0};  // also NaN
-  size_t index;
-  if (table_->uniform) {
-    index = std::min(size_t(magnitude * table_->inverseSpacing), knots.size() - 2);
-  } else {
-    index = size_t(std::upper_bound(knots.begin(), knots.end(), magnitude,
-                                    [](btScalar value, const Knot& knot) { return value < knot.slip; }) -
-                   knots.begin()) - 1;
-  }
-  const Knot& knot = knots[index];
-  return {sign * (knot.value + knot.slope * (magnitude - knot.slip)), knot.slope};
-}
-
 }  // namespace raycar

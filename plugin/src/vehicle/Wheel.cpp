@@ -243,7 +243,7 @@ void Wheel::rotate(btScalar dt) {
 WheelArray::WheelArray(const VehicleSettings& settings, std::pmr::memory_resource& memory)
     : memory_(&memory) {
   const size_t count = settings.wheels.size();
-  const size_t wheelBytes = CacheMemory::rounded(count * sizeof(Wheel));
+  const size_t wheelBytes = CacheMemory::roundedUp(count * sizeof(Wheel));
   size_t cacheBytes = 0;
   for (const WheelSettings& wheel : settings.wheels)
     cacheBytes += GroundQuerySlot::cacheBytes(wheel, settings.wheelQuery);
@@ -256,6 +256,8 @@ WheelArray::WheelArray(const VehicleSettings& settings, std::pmr::memory_resourc
   try {
     for (; count_ < std::uint32_t(count); ++count_)
       new (wheels_ + count_) Wheel(settings.wheels[count_], settings.wheelQuery, caches);
+    // The queries took exactly what GroundQuerySlot::cacheBytes said they would.
+    if (caches.remaining() != 0) throw std::logic_error("WheelArray: the wheels left cache memory unused");
   } catch (...) {
     release();
     throw;

@@ -29,6 +29,10 @@ struct Wheel {
         casterCosine(std::cos(wheelSettings.casterAngle * SIMD_RADS_PER_DEG)),
         hasCamber(wheelSettings.staticCamber != 0 || wheelSettings.camberGain != 0 ||
                   wheelSettings.tire.camberStiffness > 0) {}
+  // A wheel stays where its vehicle's block (WheelArray) placed it: its ground caches' storage
+  // is the block's, so a copy or a move would share it.
+  Wheel(const Wheel&) = delete;
+  Wheel& operator=(const Wheel&) = delete;
 
   // The vehicle's settings for this wheel, as given (VehicleRuntime::settings, which may be
   // shared by many vehicles): a wheel holds no copy. What the automatic rules resolve per
@@ -210,14 +214,16 @@ class WheelArray {
   size_t blockBytes() const { return bytes_; }
 
  private:
-  static constexpr size_t kAlignment = alignof(Wheel) > CacheMemory::kAlignment ? alignof(Wheel)
-                                                                               : CacheMemory::kAlignment;
+  // bytes: the block's, so that the caches after the wheels (at a multiple of
+  // CacheMemory::kAlignment) are aligned too.
+  static constexpr size_t kAlignment = CacheMemory::kAlignment;
+  static_assert(alignof(Wheel) <= kAlignment, "a wheel's alignment must divide the block's");
   void release();
 
   std::pmr::memory_resource* memory_;
   Wheel* wheels_ = nullptr;
   std::uint32_t count_ = 0;  // wheels constructed
-  std::uint32_t bytes_ = 0;
+  std::uint32_t bytes_ = 0;  // of the block: the wheels, then their caches
 };
 
 }  // namespace raycar

@@ -8,6 +8,8 @@
 
 #include <LinearMath/btScalar.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,5 +88,23 @@ class FrictionCurve {
   btScalar peakValue_ = 0;
   btScalar peakSlip_ = 0;
 };
+
+// Inline: the solve reads a curve a few dozen times per car and step (Tire.cpp's laws).
+inline FrictionCurve::Sample FrictionCurve::evaluate(btScalar slip) const {
+  const std::vector<Knot>& knots = table_->knots;
+  const btScalar sign = slip < 0 ? btScalar(-1) : btScalar(1);
+  const btScalar magnitude = std::fabs(slip);
+  if (!(magnitude < knots.back().slip)) return {sign * knots.back().value, 0};  // also NaN
+  size_t index;
+  if (table_->uniform) {
+    index = std::min(size_t(magnitude * table_->inverseSpacing), knots.size() - 2);
+  } else {
+    index = size_t(std::upper_bound(knots.begin(), knots.end(), magnitude,
+                                    [](btScalar value, const Knot& knot) { return value < knot.slip; }) -
+                   knots.begin()) - 1;
+  }
+  const Knot& knot = knots[index];
+  return {sign * (knot.value + knot.slope * (magnitude - knot.slip)), knot.slope};
+}
 
 }  // namespace raycar
