@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "StoredQuery.h"
 #include "TestWorld.h"
 #include "ground/GroundQuerySlot.h"
 
@@ -15,16 +16,6 @@ using namespace raycar;
 using namespace raycar::test;
 
 namespace {
-
-// A wheel's ground query with its caches' storage, as a vehicle's wheel block (WheelArray) gives it.
-struct StoredSlot {
-  StoredSlot(const WheelSettings& wheel, const WheelQuerySettings& settings)
-      : bytes(GroundQuerySlot::cacheBytes(wheel, settings)), memory(bytes.data(), bytes.size()),
-        slot(wheel, settings, memory) {}
-  std::vector<unsigned char> bytes;
-  CacheMemory memory;
-  GroundQuerySlot slot;
-};
 
 constexpr btScalar kRadius = 0.33f;     // m
 constexpr btScalar kWidth = 0.25f;      // m
@@ -93,8 +84,7 @@ TEST_CASE("a sphere and a cylinder on planes tilted 0 to 30 deg find the plane's
         chassis.setCollisionShape(&chassisShape);
 
         const WheelSettings wheel = wheelWith(shapeCase.kind);
-        StoredSlot slotStored(wheel, WheelQuerySettings{});
-        GroundQuerySlot& slot = slotStored.slot;
+        StoredQuery slot(wheel, WheelQuerySettings{});
         GroundQuery& query = slot.ground();
         const btVector3 top(0.2f, 0.55f, -0.1f), down(0, -1, 0);
         GroundSweep sweep{top, top + down * (kTravel + kRadius), btVector3(0, 0, 0), shapeCase.axle};
@@ -281,8 +271,7 @@ TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 
                                  Case{GroundQueryKind::Sphere, geometric, 0.0011f}}) {
       CAPTURE(kerbHeight);
       CAPTURE(int(kerbCase.kind));
-      StoredSlot slotStored(wheelWith(kerbCase.kind), WheelQuerySettings{});
-      GroundQuerySlot& slot = slotStored.slot;
+      StoredQuery slot(wheelWith(kerbCase.kind), WheelQuerySettings{});
       const btScalar flat = lengthAt(slot.ground(), world.world(), -3, topHeight);
       REQUIRE(std::fabs(flat - 0.2f) < 1e-5f);
       btScalar onset = -1;
@@ -329,10 +318,8 @@ TEST_CASE("a 25 cm trench under the wheel: a cylinder sags by R - sqrt(R^2 - (w/
   world.world().updateAabbs();
   const btScalar topHeight = kRadius + 0.2f;
   const btScalar sag = kRadius - std::sqrt(kRadius * kRadius - width * width / 4);
-  StoredSlot cylinderStored(wheelWith(GroundQueryKind::Cylinder), WheelQuerySettings{});
-  GroundQuerySlot& cylinder = cylinderStored.slot;
-  StoredSlot rayStored(wheelWith(GroundQueryKind::Ray), WheelQuerySettings{});
-  GroundQuerySlot& ray = rayStored.slot;
+  StoredQuery cylinder(wheelWith(GroundQueryKind::Cylinder), WheelQuerySettings{});
+  StoredQuery ray(wheelWith(GroundQueryKind::Ray), WheelQuerySettings{});
   const btScalar centre = trenchStart + width / 2;
   CHECK(std::fabs(lengthAt(cylinder.ground(), world.world(), centre, topHeight) - (0.2f + sag)) < 1e-4f);
   btScalar deepest = 0;
@@ -381,8 +368,7 @@ TEST_CASE("the cached shape query finds the contact Bullet's casts find, on bump
   world.world().addCollisionObject(&ground);
   world.world().updateAabbs();
   for (const GroundQueryKind kind : {GroundQueryKind::Sphere, GroundQueryKind::Cylinder}) {
-    StoredSlot slotStored(wheelWith(kind), WheelQuerySettings{});
-    GroundQuerySlot& slot = slotStored.slot;
+    StoredQuery slot(wheelWith(kind), WheelQuerySettings{});
     GroundQuery& query = slot.ground();
     btVector3 position(0, 0, 0);
     btScalar heading = 0;
@@ -433,8 +419,7 @@ TEST_CASE("a box the cast starts inside is cast again from outside: ground above
       world.addBox(0, btVector3(3, 0.5f, 3),
                    btTransform(btQuaternion::getIdentity(), btVector3(0.1f, topHeight - delta - 0.5f, 0.2f)), 1);
       world.world().updateAabbs();
-      StoredSlot slotStored(wheelWith(kind), WheelQuerySettings{});
-      GroundQuerySlot& slot = slotStored.slot;
+      StoredQuery slot(wheelWith(kind), WheelQuerySettings{});
       const btVector3 top(0, topHeight, 0);
       const GroundSweep sweep{top, top + btVector3(0, -1, 0) * (kTravel + kRadius), btVector3(0, 0, 0),
                               btVector3(1, 0, 0)};
@@ -546,8 +531,7 @@ TEST_CASE("a shape ignores the vehicle's own chassis and objects without contact
     btRigidBody* chassis = world.addBox(0, btVector3(1, 0.05f, 1),
                                         btTransform(btQuaternion::getIdentity(), btVector3(0, 0.3f, 0)), 1);
     world.world().updateAabbs();
-    StoredSlot slotStored(wheelWith(kind), WheelQuerySettings{});
-    GroundQuerySlot& slot = slotStored.slot;
+    StoredQuery slot(wheelWith(kind), WheelQuerySettings{});
     GroundQuery& query = slot.ground();
     const btVector3 top(0, 0.5f, 0);
     const GroundSweep sweep{top, top + btVector3(0, -1, 0) * (kTravel + kRadius), btVector3(0, 0, 0),

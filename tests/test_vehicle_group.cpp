@@ -84,6 +84,19 @@ std::vector<btScalar> driveFleet(Updater updater, bool slab, int* wheelStepsOnSl
   return values;
 }
 
+// A six-wheeler made from a four-wheeler: its front wheels copied to a fixed middle axle.
+VehicleSettings withMiddleAxle(const VehicleSettings& four) {
+  VehicleSettings six = four;
+  for (int i = 0; i < 2; ++i) {
+    WheelSettings middle = four.wheels[size_t(i)];
+    middle.attachmentPoint.setZ(0);
+    middle.axle = 2;
+    middle.steering = SteerMode::Fixed;
+    six.wheels.push_back(middle);
+  }
+  return six;
+}
+
 bool sameBits(const std::vector<btScalar>& a, const std::vector<btScalar>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(btScalar)) == 0;
 }
@@ -148,14 +161,7 @@ TEST_CASE("cars of different wheel counts share each thread's solve scratch with
   // do the two orders of a six- and a four-wheeler stepped as separate actions.
   CarSpec spec;
   const VehicleSettings four = makeCarSettings(spec);
-  VehicleSettings six = four;
-  for (int i = 0; i < 2; ++i) {  // a middle axle
-    WheelSettings middle = four.wheels[size_t(i)];
-    middle.attachmentPoint.setZ(0);
-    middle.axle = 2;
-    middle.steering = SteerMode::Fixed;
-    six.wheels.push_back(middle);
-  }
+  const VehicleSettings six = withMiddleAxle(four);
   auto drive = [&](int threads, bool sixFirst) {
     TestWorld world;
     world.addHillMesh(60, 1, btTransform::getIdentity(), 1);
@@ -199,15 +205,7 @@ TEST_CASE("a group lays its cars' wheel blocks one after another, in the order i
   // another model, added in between, have a block size of their own and do not break the run.
   CarSpec spec;
   const auto four = std::make_shared<const VehicleSettings>(makeCarSettings(spec));
-  VehicleSettings sixSettings = *four;
-  for (int i = 0; i < 2; ++i) {
-    WheelSettings middle = four->wheels[size_t(i)];
-    middle.attachmentPoint.setZ(0);
-    middle.axle = 2;
-    middle.steering = SteerMode::Fixed;
-    sixSettings.wheels.push_back(middle);
-  }
-  const auto six = std::make_shared<const VehicleSettings>(sixSettings);
+  const auto six = std::make_shared<const VehicleSettings>(withMiddleAxle(*four));
   TestWorld world;
   VehicleGroup group(1);
   std::vector<RaycastVehicle*> fours, sixes;

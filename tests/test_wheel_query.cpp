@@ -12,6 +12,7 @@
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
 
+#include "StoredQuery.h"
 #include "TestWorld.h"
 #include "ground/GroundQuery.h"
 #include "ground/WheelRaycast.h"
@@ -20,16 +21,6 @@ using namespace raycar;
 using namespace raycar::test;
 
 namespace {
-
-// A cached query with its caches' storage, as a vehicle's wheel block (WheelArray) gives it.
-struct StoredRayQuery {
-  explicit StoredRayQuery(const WheelQuerySettings& settings)
-      : bytes(CachedRayQuery::cacheBytes(settings)), memory(bytes.data(), bytes.size()),
-        query(settings, memory) {}
-  std::vector<unsigned char> bytes;
-  CacheMemory memory;
-  CachedRayQuery query;
-};
 
 bool sameBits(const btVector3& a, const btVector3& b) {
   return std::memcmp(a.m_floats, b.m_floats, 3 * sizeof(btScalar)) == 0;
@@ -74,8 +65,8 @@ TEST_CASE("cached wheel rays equal rayTest bit for bit, on meshes, boxes, compou
   WheelQuerySettings settings;
   settings.maxCachedTriangles = 24;
   NearbyGround nearby;
-  StoredRayQuery stored(settings);
-  CachedRayQuery& query = stored.query;
+  StoredQuery stored(WheelSettings{}, settings);  // a ray wheel, cached
+  GroundQuery& query = stored.ground();
   std::mt19937 random(7);
   std::uniform_real_distribution<btScalar> unit(-1, 1);
   btVector3 wheel(0, 1.0f, 0);
@@ -208,8 +199,8 @@ TEST_CASE("two objects hit at the very same fraction: the cached query leaves th
   btRigidBody chassis(0, nullptr, &chassisShape);
   const btVector3 from(0.1f, 1, 0.2f), to(0.1f, -1, 0.2f);
   NearbyGround nearby;
-  StoredRayQuery stored{WheelQuerySettings{}};
-  CachedRayQuery& query = stored.query;
+  StoredQuery stored(WheelSettings{}, WheelQuerySettings{});  // a ray wheel, cached
+  GroundQuery& query = stored.ground();
   REQUIRE(nearby.gather(world.world(), chassis, btVector3(0.1f, -1, 0.2f), btVector3(0.1f, 1, 0.2f)));
   WheelRayHit hit;
   CHECK_FALSE(query.castNearby(nearby, GroundSweep{from, to}, false, hit));

@@ -11,7 +11,6 @@
 // nothing but the disassembly showed it. An `asm volatile` cannot be deleted.
 
 #include <cstddef>
-#include <vector>
 
 namespace raycar {
 
@@ -27,12 +26,6 @@ inline void prefetchLine(const char* line) {
 #endif
 }
 
-// A block of memory to prefetch.
-struct PrefetchBlock {
-  const void* begin = nullptr;
-  std::size_t bytes = 0;
-};
-
 inline void prefetchBytes(const void* begin, std::size_t bytes) {
   constexpr std::size_t kCacheLine = 64;
   const char* address = static_cast<const char*>(begin);
@@ -42,11 +35,6 @@ inline void prefetchBytes(const void* begin, std::size_t bytes) {
 template <class T>
 void prefetchObject(const T& object) {
   prefetchBytes(&object, sizeof(T));
-}
-
-template <class T>
-void prefetchArray(const std::vector<T>& array) {
-  if (!array.empty()) prefetchBytes(array.data(), array.size() * sizeof(T));
 }
 
 }  // namespace raycar

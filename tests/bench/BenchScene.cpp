@@ -33,7 +33,7 @@ btVector3 wheelPosition(int wheel) {
   return btVector3(-right, kAttachmentUp, forward);  // right is -X when Z is forward and Y up
 }
 
-VehicleSettings raycarSettings(bool cache, GroundQueryKind query = GroundQueryKind::Ray) {
+VehicleSettings raycarSettings(bool cache, GroundQueryKind query) {
   VehicleSettings settings;
   for (int i = 0; i < 4; ++i) {
     WheelSettings wheel;
@@ -51,6 +51,15 @@ VehicleSettings raycarSettings(bool cache, GroundQueryKind query = GroundQueryKi
   }
   settings.wheelQuery.cache = cache;
   return settings;
+}
+
+// The bench car as the raycar fleet of `kind` runs it (its ground query, with or without the
+// cache), one copy for all its cars.
+std::shared_ptr<const VehicleSettings> sharedRaycarSettings(FleetKind kind) {
+  const GroundQueryKind query = kind == FleetKind::RaycarSphere     ? GroundQueryKind::Sphere
+                                : kind == FleetKind::RaycarCylinder ? GroundQueryKind::Cylinder
+                                                                    : GroundQueryKind::Ray;
+  return std::make_shared<const VehicleSettings>(raycarSettings(kind != FleetKind::RaycarNoCache, query));
 }
 
 // The centre of car `index`'s cell: the N cars fill the middle of the terrain, a square block of
@@ -173,11 +182,7 @@ Fleet::Fleet(BenchWorld& world, FleetKind kind, int count, int threads)
   }
   // One model, many cars: every raycar car of the fleet shares one copy of the settings, as a
   // game's cars of one model would (RaycastVehicle's shared constructor).
-  const GroundQueryKind query = kind == FleetKind::RaycarSphere     ? GroundQueryKind::Sphere
-                                : kind == FleetKind::RaycarCylinder ? GroundQueryKind::Cylinder
-                                                                    : GroundQueryKind::Ray;
-  const auto settings =
-      std::make_shared<const VehicleSettings>(raycarSettings(kind != FleetKind::RaycarNoCache, query));
+  const std::shared_ptr<const VehicleSettings> settings = sharedRaycarSettings(kind);
   for (int i = 0; i < count; ++i) {
     btRigidBody::btRigidBodyConstructionInfo info(kMass, nullptr, chassisShape_.get(), inertia);
     info.m_startWorldTransform = startPose(i, count);
@@ -296,13 +301,9 @@ double bytesPerVehicle(FleetKind kind, int count) {
   std::vector<std::unique_ptr<btRaycastVehicle>> bulletCars;
   raycars.reserve(size_t(count));
   bulletCars.reserve(size_t(count));
-  const GroundQueryKind query = kind == FleetKind::RaycarSphere     ? GroundQueryKind::Sphere
-                                : kind == FleetKind::RaycarCylinder ? GroundQueryKind::Cylinder
-                                                                    : GroundQueryKind::Ray;
   // One copy of the settings for all the cars, as in the fleets (made before counting: a game
   // keeps it once per model, not per car).
-  const auto settings =
-      std::make_shared<const VehicleSettings>(raycarSettings(kind != FleetKind::RaycarNoCache, query));
+  const std::shared_ptr<const VehicleSettings> settings = sharedRaycarSettings(kind);
   // In use on the heap before and after: the vehicles alone (their wheels, caches and state),
   // allocator overhead included; in a group, with the chunks of its pool that their wheel blocks
   // fill (the group itself is made before counting: a game keeps one).

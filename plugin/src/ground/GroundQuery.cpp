@@ -14,10 +14,20 @@ constexpr int kNearbyCapacity = 32;
 // cannot accept a leaf the gather left out.
 constexpr btScalar kBroadphaseSlack = 0.01f;
 
+// Which query a wheel asks for: its shape's cast, or a ray, cached or not.
+enum class QueryKind { WorldRay, CachedRay, ShapeCast };
+QueryKind queryKind(const WheelSettings& wheel, const WheelQuerySettings& settings) {
+  if (wheel.groundQuery != GroundQueryKind::Ray) return QueryKind::ShapeCast;
+  return settings.cache ? QueryKind::CachedRay : QueryKind::WorldRay;
+}
+
 std::variant<WorldRayQuery, CachedRayQuery, ShapeCastQuery> queryFor(
     const WheelSettings& wheel, const WheelQuerySettings& settings, CacheMemory& memory) {
-  if (wheel.groundQuery != GroundQueryKind::Ray) return ShapeCastQuery(wheel, settings, memory);
-  if (settings.cache) return CachedRayQuery(settings, memory);
+  switch (queryKind(wheel, settings)) {
+    case QueryKind::ShapeCast: return ShapeCastQuery(wheel, settings, memory);
+    case QueryKind::CachedRay: return CachedRayQuery(settings, memory);
+    case QueryKind::WorldRay: break;
+  }
   return WorldRayQuery();
 }
 
@@ -68,8 +78,12 @@ GroundQuerySlot::GroundQuerySlot(const WheelSettings& wheel, const WheelQuerySet
     : query_(queryFor(wheel, settings, memory)) {}
 
 size_t GroundQuerySlot::cacheBytes(const WheelSettings& wheel, const WheelQuerySettings& settings) {
-  if (wheel.groundQuery != GroundQueryKind::Ray) return ShapeCastQuery::cacheBytes(settings);
-  return settings.cache ? CachedRayQuery::cacheBytes(settings) : 0;
+  switch (queryKind(wheel, settings)) {
+    case QueryKind::ShapeCast: return ShapeCastQuery::cacheBytes(settings);
+    case QueryKind::CachedRay: return CachedRayQuery::cacheBytes(settings);
+    case QueryKind::WorldRay: break;
+  }
+  return 0;
 }
 
 CachedRayQuery::CachedRayQuery(const WheelQuerySettings& settings, CacheMemory& memory)

@@ -30,7 +30,6 @@
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "Prefetch.h"
@@ -168,7 +167,6 @@ class CacheMemory {
  public:
   static constexpr size_t kAlignment = 16;  // bytes: every piece starts at a multiple of this
   static size_t roundedUp(size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
-  CacheMemory() = default;
   CacheMemory(unsigned char* begin, size_t bytes) : next_(begin), end_(begin + bytes) {}
   // The next `bytes` (rounded up to kAlignment). Throws std::logic_error when the memory is
   // shorter: the vehicle sizes it for all of its wheels' pieces.
