@@ -289,7 +289,7 @@ const std::vector<Key>& keys() {
       {"solver", "bump_stop_recovery_speed", FieldScope::Vehicle, "solver.bumpStopMaxRecoverySpeed",
        "fastest a bump stop pushes a wheel's overlap with the ground out"},
       {"solver", "tolerance", FieldScope::Vehicle, "solver.tolerance",
-       "sweeps stop once none changes a row by more than this"},
+       "sweeps stop once every row's force is estimated within this of converged"},
       {"solver", "wheel_query_cache", T::Boolean, "", 0, 1, "true", "exact cached wheel rays on triangle-mesh ground",
        SET(t.script.settings.wheelQuery.cache = v.boolean)},
       // [[differential]]

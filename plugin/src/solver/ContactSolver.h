@@ -28,7 +28,8 @@
 // creep, and with the slip epsilons a launching wheel's slip ratio swings by 100% per step).
 //
 // Each step starts from the previous step's suspension and tire impulses (warm start) and sweeps
-// until a sweep changes no row's impulse by more than ContactSolverSettings::tolerance x dt, at
+// until the impulses are estimated within ContactSolverSettings::tolerance x dt of where more
+// sweeps would take them (the last sweep's change and how fast the changes shrink: solve()), at
 // most `iterations` times. The rows' Jacobians are computed once per step (ContactRow).
 //
 // Velocities are worked on as copies and include the velocity change the bodies' current forces
@@ -260,7 +261,7 @@ class ContactSolver {
 
   // Solves and leaves the new velocities in `chassis` and the ground bodies (predicted changes
   // removed again) and the impulses in `contacts`. At most `settings.iterations` sweeps; fewer
-  // once a sweep changes no impulse by more than `settings.tolerance` (N) x dt.
+  // once the impulses are estimated within `settings.tolerance` (N) x dt of converged.
   // `engine`: the driving wheels' joint spin through a locked clutch (inactive: none); the
   // contacts' inverseSpinInertia already answer an impulse on their own wheel with it.
   void solve(SolverBody& chassis, const WheelContacts& contacts,

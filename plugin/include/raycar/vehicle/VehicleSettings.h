@@ -30,8 +30,10 @@ struct ChassisAxes {
 // The velocity-level contact solve (ContactSolver.cpp).
 struct ContactSolverSettings {
   int iterations = 8;          // at most this many Gauss-Seidel sweeps over the wheels per step
-  btScalar tolerance = 1;   // N: the sweeps stop once one changes no row by more than this
-                               // force (x dt); each step starts from the last step's impulses
+  // N: the sweeps stop once every row's force is estimated within this of where further
+  // sweeps would take it (SolveReport::estimatedError); each step starts from the last step's
+  // impulses
+  btScalar tolerance = 1;
   btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire is static friction
   btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
   // m/s: the fastest a bump stop pushes an overlap out. A car spawned with a wheel deep in the
@@ -47,8 +49,12 @@ struct ContactSolverSettings {
 struct SolveReport {
   int sweeps = 0;          // Gauss-Seidel sweeps run, at most ContactSolverSettings::iterations
   btScalar residual = 0;   // N: the largest change the last sweep made to any row's force
-                           // (impulse change / dt); at most `tolerance` once converged
-  bool converged = true;   // false: the sweeps stopped at `iterations` with residual > tolerance
+                           // (impulse change / dt)
+  // N: how far the rows' forces are estimated to be from converged: the residual x rho / (1 -
+  // rho), rho the ratio of the last two sweeps' largest changes (the sweeps contract), taken as
+  // the residual itself when rho >= 1/2 or after one sweep. At most the residual.
+  btScalar estimatedError = 0;
+  bool converged = true;   // estimatedError <= tolerance; false: stopped at `iterations`
 };
 
 // The wheels' ground queries (stage 2 of the step, RaycastVehicle.h). With `cache` on, each wheel keeps the few
