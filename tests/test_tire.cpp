@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "raycar/tire/FrictionCurve.h"
 #include "raycar/tire/Tire.h"
 #include "Tolerance.h"
+#include "tire/ArcTangent.h"
 
 using namespace raycar;
 using namespace raycar::test;
@@ -92,6 +94,42 @@ TEST_CASE("seed 004's slips: ratio and angle with epsilons") {
   CHECK(slipRatio(0, 1, 0.5f) == within(2, 1e-5));     // spinning at standstill: 1 / eps
   CHECK(slipAngle(10, 1, 0.5f) == within(std::atan2(1.0, 10.5), 1e-5));
   CHECK(slipAngle(0, 0, 0.5f) == 0);
+}
+
+// Budget: the polynomial's own error, 1.1e-7 rad (its Chebyshev fit), and the float rounding of
+// its eight steps and the range reduction, below 1e-7 rad: 2e-7 rad, about three times a float's
+// spacing at pi/4. A double-precision build uses std::atan and meets it trivially.
+TEST_CASE("the tire's arc tangent is within 2e-7 rad of atan everywhere, and exact at its edges") {
+  constexpr double kBudget = 2e-7;  // rad
+  double worst = 0, worstAt = 0;
+  // Every float from 1e-6 to 1e6 at a spacing of 1/2000 of a decade, both signs, and the range
+  // reduction's seam at 1 densely.
+  for (int step = -12000; step <= 12000; ++step) {
+    const float magnitude = float(std::pow(10.0, step / 2000.0));
+    for (const float x : {magnitude, -magnitude, 1 + magnitude * 1e-3f, 1 - magnitude * 1e-7f}) {
+      const double error = std::fabs(double(arcTangent(x)) - std::atan(double(x)));
+      if (error > worst) worst = error, worstAt = x;
+    }
+  }
+  CAPTURE(worstAt);
+  CHECK(worst <= kBudget);
+  const float infinity = std::numeric_limits<float>::infinity();
+  struct Edge {
+    float x;
+    double expected;
+  };
+  for (const Edge& edge : {Edge{0, 0}, Edge{infinity, SIMD_HALF_PI}, Edge{-infinity, -SIMD_HALF_PI},
+                           Edge{1e-30f, 1e-30}, Edge{-1e-30f, -1e-30}}) {
+    CAPTURE(edge.x);
+    // Relative there: the polynomial's constant term is 1 - 1.2e-7.
+    CHECK(std::fabs(double(arcTangent(edge.x)) - edge.expected) <= kBudget * std::fabs(edge.expected));
+  }
+  CHECK(std::signbit(arcTangent(-0.0f)));  // odd, to the sign of zero
+  CHECK(std::isnan(arcTangent(std::numeric_limits<float>::quiet_NaN())));
+  // The slip angle reads it through atan2 of a positive reference speed.
+  CHECK(std::fabs(slipAngle(-3, 7, 0.5f) - std::atan2(7.0, 3.5)) <= kBudget);
+  CHECK(slipAngle(0, 2, 0) == within(SIMD_HALF_PI, 1e-7));  // no reference speed: atan2's answer
+  CHECK(slipAngle(0, 0, 0) == 0);
 }
 
 TEST_CASE("load sensitivity lowers friction above the reference load and never below zero") {

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "raycar/vehicle/SettingsFields.h"
+#include "tire/ArcTangent.h"
 
 namespace raycar {
 
@@ -13,7 +14,11 @@ btScalar slipRatio(btScalar forwardSpeed, btScalar surfaceSpeed, btScalar epsilo
 }
 
 btScalar slipAngle(btScalar forwardSpeed, btScalar sideSpeed, btScalar epsilon) {
-  return std::atan2(sideSpeed, std::fabs(forwardSpeed) + epsilon);
+  const btScalar reference = std::fabs(forwardSpeed) + epsilon;
+  // atan2 of a positive reference is the arc tangent of the quotient; at a zero reference
+  // (epsilon 0, standing) std::atan2 says what 0 / 0 means.
+  if (!(reference > 0)) return std::atan2(sideSpeed, reference);
+  return arcTangent(sideSpeed / reference);
 }
 
 btScalar loadSensitivityFactor(btScalar loadSensitivity, btScalar normalLoad,
@@ -66,7 +71,7 @@ FrictionLaw SlipCurveTire::combinedLaw(btScalar sigmaX, btScalar sigmaY, btScala
   }
   const btScalar peak = x ? longitudinalCurve_.peakSlip() : lateralCurve_.peakSlip();
   const btScalar normalX = sigmaX * inversePeakSlipX_;
-  const btScalar normalY = std::atan(sigmaY) * inversePeakSlipY_;
+  const btScalar normalY = arcTangent(sigmaY) * inversePeakSlipY_;
   const btScalar rho = std::sqrt(normalX * normalX + normalY * normalY);
   const btScalar inverseRho = 1 / rho;
   // d/d sigma_own of the normalised slips: (1 / s_peak, 0) or (0, 1 / (alpha_peak (1 + tan^2))).

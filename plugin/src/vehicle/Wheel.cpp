@@ -14,7 +14,9 @@ namespace {
 constexpr btScalar kShortestRelaxationLength = btScalar(1e-3);
 
 btScalar wrapAngle(btScalar angle) {
-  angle = std::remainder(angle, SIMD_2_PI);
+  // remainder() returns an angle within [-pi, pi] unchanged, so it is asked only about the
+  // others (a wheel passes pi once a turn; the call had been a third of the wheels' rotation).
+  if (!(std::fabs(angle) <= SIMD_PI)) angle = std::remainder(angle, SIMD_2_PI);
   return angle <= -SIMD_PI ? angle + SIMD_2_PI : angle;
 }
 }  // namespace
