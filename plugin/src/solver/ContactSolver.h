@@ -248,7 +248,7 @@ class ContactSolver {
     archive.scalar(previousDt_);
   }
 
-  // The last solve's sweeps and residual.
+  // The last solve's sweeps, residual and estimated error.
   const SolveReport& report() const { return report_; }
 
   // Starts a step of a vehicle with `wheelCount` wheels: takes the calling thread's scratch

@@ -15,10 +15,12 @@ btScalar slipRatio(btScalar forwardSpeed, btScalar surfaceSpeed, btScalar epsilo
 
 btScalar slipAngle(btScalar forwardSpeed, btScalar sideSpeed, btScalar epsilon) {
   const btScalar reference = std::fabs(forwardSpeed) + epsilon;
-  // atan2 of a positive reference is the arc tangent of the quotient; at a zero reference
-  // (epsilon 0, standing) std::atan2 says what 0 / 0 means.
-  if (!(reference > 0)) return std::atan2(sideSpeed, reference);
-  return arcTangent(sideSpeed / reference);
+  // atan2 of a positive reference is the arc tangent of the quotient; where the quotient is no
+  // number (0 / 0 at a zero epsilon standing still, infinity / infinity) std::atan2 says what it
+  // means.
+  const btScalar tangent = sideSpeed / reference;
+  if (!(reference > 0) || std::isnan(tangent)) return std::atan2(sideSpeed, reference);
+  return arcTangent(tangent);
 }
 
 btScalar loadSensitivityFactor(btScalar loadSensitivity, btScalar normalLoad,

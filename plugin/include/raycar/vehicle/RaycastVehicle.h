@@ -106,7 +106,7 @@ class RaycastVehicle : public btActionInterface {
   const DriverInput& input() const;
   int rejectedInputs() const;
   const PowertrainState& powertrain() const;
-  // The last step's contact solve: the sweeps it ran and its residual (N).
+  // The last step's contact solve: the sweeps it ran, its residual and its estimated error (N).
   const SolveReport& solveReport() const;
   // What the stability control (AssistSettings::stabilityControl) did in the last step.
   const StabilityControlState& stabilityControl() const;

@@ -31,8 +31,9 @@ struct ChassisAxes {
 struct ContactSolverSettings {
   int iterations = 8;          // at most this many Gauss-Seidel sweeps over the wheels per step
   // N: the sweeps stop once every row's force is estimated within this of where further
-  // sweeps would take it (SolveReport::estimatedError); each step starts from the last step's
-  // impulses
+  // sweeps would take it (SolveReport::estimatedError), not once the last sweep changed no row
+  // by more than this: that change may be up to 19 times this; each step starts from the last
+  // step's impulses
   btScalar tolerance = 1;
   btScalar stickSpeed = 0.5;   // m/s: below this contact speed the tire is static friction
   btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
@@ -51,8 +52,9 @@ struct SolveReport {
   btScalar residual = 0;   // N: the largest change the last sweep made to any row's force
                            // (impulse change / dt)
   // N: how far the rows' forces are estimated to be from converged: the residual x rho / (1 -
-  // rho), rho the ratio of the last two sweeps' largest changes (the sweeps contract), taken as
-  // the residual itself when rho >= 1/2 or after one sweep. At most the residual.
+  // rho), rho the ratio of the last two sweeps' largest changes (the sweeps contract) but at
+  // least 0.05, taken as the residual itself when rho >= 1/2 or after one sweep. A guess, not a
+  // bound: test_solver_residual.cpp measures the forces against converged solves.
   btScalar estimatedError = 0;
   bool converged = true;   // estimatedError <= tolerance; false: stopped at `iterations`
 };
