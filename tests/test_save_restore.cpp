@@ -24,16 +24,6 @@ namespace {
 // What a game saves of a Bullet body alongside the vehicle.
 using BodyState = raycar::RigidBodyState;
 
-// A driver that uses every input: pedal and steering that vary, a footbrake stop, the handbrake.
-DriverInput busyDriver(int step) {
-  DriverInput input;
-  input.pedal = btScalar(0.6 + 0.4 * std::sin(step / 50.0));
-  input.steer = btScalar(0.6 * std::sin(step / 37.0));
-  input.brake = step % 300 > 240 ? btScalar(0.7) : btScalar(0);
-  input.handbrake = step % 300 > 280;
-  return input;
-}
-
 // The numbers one step leaves: the chassis' pose and velocities, every wheel's state, the engine.
 std::vector<btScalar> snapshot(RoadRig& rig) {
   std::vector<btScalar> values;
@@ -95,20 +85,20 @@ TEST_CASE("a restored vehicle and its restored body repeat the run bit for bit")
     spec.tune = c.tune;
     RoadRig rig(spec);
     int step = 0;
-    for (; step < 300; ++step) rig.step(busyDriver(step));
+    for (; step < 300; ++step) rig.step(busyDriver(step / 120.0));
     const std::vector<std::uint8_t> saved = rig.vehicle().saveState();
     CHECK(saved.size() == rig.vehicle().stateSize());
     const BodyState body(rig.chassis());
     std::vector<std::vector<btScalar>> first;
     for (int i = 0; i < 300; ++i) {
-      rig.step(busyDriver(step + i));
+      rig.step(busyDriver((step + i) / 120.0));
       first.push_back(snapshot(rig));
     }
     rig.vehicle().restoreState(saved.data(), saved.size());
     body.restore(rig.chassis());
     int differing = -1;
     for (int i = 0; i < 300; ++i) {
-      rig.step(busyDriver(step + i));
+      rig.step(busyDriver((step + i) / 120.0));
       if (differing < 0 && !bitwiseEqual(snapshot(rig), first[size_t(i)])) differing = i;
     }
     CAPTURE(saved.size());
@@ -120,7 +110,7 @@ TEST_CASE("a buffer that is not this vehicle's state is refused, naming why, and
   RoadSpec spec;
   spec.vehicle = "sedan";
   RoadRig rig(spec);
-  for (int step = 0; step < 120; ++step) rig.step(busyDriver(step));
+  for (int step = 0; step < 120; ++step) rig.step(busyDriver(step / 120.0));
   RaycastVehicle& vehicle = rig.vehicle();
   const std::vector<std::uint8_t> good = vehicle.saveState();
   // FNV-1a over the payload, as the format states, to forge buffers the checksum accepts.
@@ -164,7 +154,7 @@ TEST_CASE("a buffer that is not this vehicle's state is refused, naming why, and
     CAPTURE(what);
     std::vector<std::uint8_t> bad = good;
     row.spoil(bad);
-    rig.step(busyDriver(200));  // the vehicle moves on; a refused restore must not bring it back
+    rig.step(busyDriver(200 / 120.0));  // the vehicle moves on; a refused restore must not bring it back
     const std::vector<std::uint8_t> before = vehicle.saveState();
     bool refused = false;
     try {
@@ -225,7 +215,7 @@ TEST_CASE("a VehicleGroup's state: 12 cars on a rolling mesh, two threads, resto
   world.world().addAction(&group);
   auto drive = [&](int step) {
     for (int i = 0; i < group.vehicleCount(); ++i) {
-      DriverInput input = busyDriver(step + 17 * i);
+      DriverInput input = busyDriver((step + 17 * i) / 120.0);
       input.handbrake = false;
       group.vehicle(i).setInput(input);
     }

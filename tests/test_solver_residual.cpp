@@ -105,19 +105,6 @@ TEST_CASE("the contact solve converges in a few sweeps and reports its residual"
 
 namespace {
 
-// A driver that launches, steers both ways, brakes hard and pulls away again.
-DriverInput busyDriver(RoadRig& rig) {
-  DriverInput input;
-  const double t = rig.time();
-  input.pedal = btScalar(0.6 + 0.4 * std::sin(t / 0.4));
-  input.steer = btScalar(0.6 * std::sin(t / 0.3));
-  if (std::fmod(t, 2.5) > 2.0) {
-    input.pedal = 0;
-    input.brake = 0.8f;
-  }
-  return input;
-}
-
 // The forces one step left on the wheels: load, Fx and Fy of each (N).
 std::vector<double> wheelForces(RaycastVehicle& vehicle) {
   std::vector<double> forces;
@@ -213,7 +200,7 @@ TEST_CASE("the solve stops with its forces within its tolerance of the converged
         }
       }
       stepped = true;
-      return busyDriver(road);
+      return busyDriver(road.time());
     });
     CHECK(repeated == steps);  // the comparison itself: the same settings repeat the step exactly
     REQUIRE(steps > 0);

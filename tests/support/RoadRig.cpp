@@ -115,4 +115,17 @@ btScalar RoadRig::wheelbase() {
 
 btScalar RoadRig::yawRate() { return chassis().getAngularVelocity().dot(up_); }
 
+DriverInput busyDriver(double seconds) {
+  DriverInput input;
+  input.pedal = btScalar(0.6 + 0.4 * std::sin(seconds / 0.4));
+  input.steer = btScalar(0.6 * std::sin(seconds / 0.3));
+  const double intoCycle = std::fmod(seconds, 2.5);  // s
+  if (intoCycle > 2.0) {
+    input.pedal = 0;
+    input.brake = btScalar(0.8);
+    input.handbrake = intoCycle > 2.35;
+  }
+  return input;
+}
+
 }  // namespace raycar::test

@@ -73,4 +73,9 @@ class RoadRig {
 // The bundled vehicle `name`, loaded once per test process.
 const LoadedVehicle& bundledVehicle(const std::string& name);
 
+// A driver that uses every input, for tests that compare runs of one busy drive: pedal and
+// steering that vary, and in the last 0.5 s of every 2.5 s a footbrake stop with the pedal
+// released, the handbrake pulled in its last 0.15 s. `seconds`: the drive's clock.
+DriverInput busyDriver(double seconds);
+
 }  // namespace raycar::test

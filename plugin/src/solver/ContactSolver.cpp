@@ -181,8 +181,8 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
   // let a driven wheel's push yaw the chassis before its partner's push cancels the yaw, and the
   // stuck lateral rows would keep that as a left-right fight of internal forces. The sweeps stop
   // once the rows' impulses are estimated within tolerance x dt of converged (below): from last
-  // step's impulses a steadily driving car needs two or three sweeps instead of eight.
-  const btScalar converged = settings.tolerance * dt;
+  // step's impulses a steadily driving car needs two or three sweeps instead of eight. dt > 0:
+  // the step skips dt <= 0 before it reaches the solve (VehicleRuntime::beginStep).
   report_ = SolveReport{};
   btScalar previousChange = 0;  // N s: the largest change of the sweep before
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
@@ -269,10 +269,10 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
                                    : largestChange;
     previousChange = largestChange;
     report_.sweeps = iteration + 1;
-    report_.residual = dt > 0 ? largestChange / dt : 0;
-    report_.estimatedError = dt > 0 ? remaining / dt : 0;
+    report_.residual = largestChange / dt;
+    report_.estimatedError = remaining / dt;
     // Decided on the figure reported, so that converged == (estimatedError <= tolerance) holds.
-    report_.converged = dt > 0 ? report_.estimatedError <= settings.tolerance : remaining <= converged;
+    report_.converged = report_.estimatedError <= settings.tolerance;
     if (report_.converged) break;
   }
 

@@ -263,7 +263,7 @@ class ContactSolver {
   // removed again) and the impulses in `contacts`. At most `settings.iterations` sweeps; fewer
   // once the impulses are estimated within `settings.tolerance` (N) x dt of converged.
   // `engine`: the driving wheels' joint spin through a locked clutch (inactive: none); the
-  // contacts' inverseSpinInertia already answer an impulse on their own wheel with it.
+  // contacts' inverseSpinInertia already answer an impulse on their own wheel with it. dt > 0 (s).
   void solve(SolverBody& chassis, const WheelContacts& contacts,
              std::vector<SpinCoupling>& couplings, const EngineSpinCoupling& engine, btScalar dt,
              const ContactSolverSettings& settings);
