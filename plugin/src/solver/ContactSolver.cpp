@@ -284,6 +284,10 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     contact.lateralSpeed = rowSpeed(chassis, contact, scratch_->rows[i].lateral);
     updateStickDisplacements(contact, dt);
   }
+  // What the chassis' velocity will be when the next step starts, if nothing but its forces
+  // act until then (unpredictedMotion); m/s.
+  expectedLinearVelocity_ = chassis.linearVelocity;
+  expectsVelocity_ = true;
   addPredicted(chassis, -1);
   for (SolverBody& ground : scratch_->groundBodies) addPredicted(ground, -1);
 }
@@ -416,6 +420,31 @@ void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt)
          contact.longitudinalStickDisplacement);
   update(contact.lateralStuck, lateralSaturated, contact.lateralStickStiffness,
          contact.lateralSpeed, contact.lateralImpulse, contact.lateralStickDisplacement);
+}
+
+UnpredictedMotion ContactSolver::unpredictedMotion(const btRigidBody& chassis, btScalar dt) const {
+  UnpredictedMotion motion;
+  if (!expectsVelocity_) return motion;
+  motion.linearVelocity = chassis.getLinearVelocity() - expectedLinearVelocity_;
+  motion.dt = dt;
+  return motion;
+}
+
+void ContactSolver::followUnpredictedMotion(WheelContact& contact, const UnpredictedMotion& motion,
+                                            btScalar stickSpeed) {
+  // Only a row that stuck in the last solve, on the same ground (warmStart), has an anchor.
+  if (!contact.warmStart) return;
+  const btVector3& velocity = motion.linearVelocity;  // m/s
+  if (velocity.length2() > stickSpeed * stickSpeed) {
+    // A jolt (an impact, the game setting the velocity) rather than a push: the contact broke
+    // loose, and a row that sticks again starts from a new anchor.
+    contact.longitudinalStickDisplacement = contact.lateralStickDisplacement = 0;
+    return;
+  }
+  if (contact.longitudinalStuck)
+    contact.longitudinalStickDisplacement += velocity.dot(contact.longitudinal) * motion.dt;
+  if (contact.lateralStuck)
+    contact.lateralStickDisplacement += velocity.dot(contact.lateral) * motion.dt;
 }
 
 inline btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar impulse,

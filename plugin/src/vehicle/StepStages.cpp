@@ -6,7 +6,10 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
   const btScalar dt = context.dt;
   switch (next) {
     case StepStage::Begin:
-      if (!vehicle.beginStep(context.world, dt)) return StepStage::Done;
+      if (!vehicle.beginStep(context.world, dt)) {
+        vehicle.solver.forgetExpectedVelocity();  // nothing solved to compare the next step with
+        return StepStage::Done;
+      }
       [[fallthrough]];
     case StepStage::ShapeInput:
       vehicle.shapeInput(dt);
@@ -29,7 +32,7 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
       vehicle.updateSuspension();
       [[fallthrough]];
     case StepStage::MeasureContacts:
-      vehicle.measureContacts();
+      vehicle.measureContacts(dt);
       [[fallthrough]];
     case StepStage::Drivetrain:
       vehicle.updateDrivetrain(dt);

@@ -174,14 +174,15 @@ bool VehicleRuntime::standsOnDynamicBody() const {
   return false;
 }
 
-void VehicleRuntime::measureContacts() {
+void VehicleRuntime::measureContacts(btScalar dt) {
   const btMatrix3x3& basis = chassis->getWorldTransform().getBasis();
   const btVector3 up = basis * settings.axes.up;
   const btVector3 forward = basis * settings.axes.forward;
   const btVector3 left = up.cross(forward);
+  const UnpredictedMotion unpredicted = solver.unpredictedMotion(*chassis, dt);
   for (Wheel& wheel : wheels)
     wheel.measureContact(*chassis, forward, left, settings.friction, settings.solver.stickSpeed,
-                         handbrake, surfaces.get());
+                         handbrake, surfaces.get(), unpredicted);
 }
 
 int VehicleRuntime::groundBodyIndex(btRigidBody* body) {

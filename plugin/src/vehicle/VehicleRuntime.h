@@ -45,7 +45,7 @@ class VehicleRuntime {
   void applyGroundHits();
   bool standsOnDynamicBody() const;  // a wheel touches a dynamic body (which the solve pushes)
   void updateSuspension() { suspension.update(*chassis, wheels); }
-  void measureContacts();
+  void measureContacts(btScalar dt);
   void updateDrivetrain(btScalar dt) { drivetrain.update(steering.pedal(), input.brake, wheels, dt); }
   void controlStability() { stability.update(*chassis, worldUp(), forwardSpeed(), wheels); }
   void spinUpWheels(btScalar dt) { drivetrain.spinUp(wheels, dt); }

@@ -46,7 +46,8 @@ void Wheel::applyGroundHit() {
 
 void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
                            const btVector3& left, const FrictionRules& rules, btScalar stickSpeed,
-                           bool handbrake, const SurfaceTable* surfaces) {
+                           bool handbrake, const SurfaceTable* surfaces,
+                           const UnpredictedMotion& unpredicted) {
   state.locked = handbrake && settings.canBrake;
   if (state.locked) state.angularSpeed = 0;
   if (!state.inContact) {
@@ -72,6 +73,7 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   contact.longitudinal = longitudinal;
   contact.lateral = lateral;
   contact.chassisArm = state.contactPoint - chassis.getCenterOfMassPosition();
+  ContactSolver::followUnpredictedMotion(contact, unpredicted, stickSpeed);
 
   const btVector3 relative = chassis.getVelocityInLocalPoint(contact.chassisArm) - groundVelocity;
   const btScalar forwardSpeed = relative.dot(longitudinal);

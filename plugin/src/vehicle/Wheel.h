@@ -157,12 +157,13 @@ struct Wheel {
   // This wheel's parts of the step, in stage order (StepStages.h).
   // ApplyGround: the ground query's hit into the contact and the suspension length.
   void applyGroundHit();
-  // MeasureContacts: contact frame, contact velocities, sliding, friction, static rows. The
-  // chassis' forward and left axes in the world; handbrake: the driver's; surfaces: the game's
-  // friction table, or null.
+  // MeasureContacts: contact frame, contact velocities, sliding, friction, static rows, and the
+  // stick anchors moved by what moved the chassis unforeseen since the last solve. The chassis'
+  // forward and left axes in the world; handbrake: the driver's; surfaces: the game's friction
+  // table, or null.
   void measureContact(const btRigidBody& chassis, const btVector3& forward, const btVector3& left,
                       const FrictionRules& rules, btScalar stickSpeed, bool handbrake,
-                      const SurfaceTable* surfaces);
+                      const SurfaceTable* surfaces, const UnpredictedMotion& unpredicted);
   // MeasureContacts, camber: the wheel's camber against the ground (state.camber) and the
   // lateral slip offset (m/s) that makes its camber thrust. up: the chassis' up axis.
   btScalar camberSlipOffset(const btVector3& up, btScalar forwardSpeed);
