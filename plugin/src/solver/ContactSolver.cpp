@@ -425,7 +425,10 @@ void ContactSolver::updateStickDisplacements(WheelContact& contact, btScalar dt)
 UnpredictedMotion ContactSolver::unpredictedMotion(const btRigidBody& chassis, btScalar dt) const {
   UnpredictedMotion motion;
   if (!expectsVelocity_) return motion;
-  motion.linearVelocity = chassis.getLinearVelocity() - expectedLinearVelocity_;
+  // The velocity Bullet moved the chassis with in this step's integration, which it keeps as the
+  // interpolation velocity: an action that ran before this one (a car standing on this chassis
+  // pushes it) may have changed the velocity since, without moving anything.
+  motion.linearVelocity = chassis.getInterpolationLinearVelocity() - expectedLinearVelocity_;
   motion.dt = dt;
   return motion;
 }
@@ -434,17 +437,18 @@ void ContactSolver::followUnpredictedMotion(WheelContact& contact, const Unpredi
                                             btScalar stickSpeed) {
   // Only a row that stuck in the last solve, on the same ground (warmStart), has an anchor.
   if (!contact.warmStart) return;
-  const btVector3& velocity = motion.linearVelocity;  // m/s
-  if (velocity.length2() > stickSpeed * stickSpeed) {
+  // Along the ground only, as the rows and the static test (Wheel::measureContact) see it: a
+  // vertical jolt (a crate landing on the roof) moves no anchor.
+  const btScalar forward = motion.linearVelocity.dot(contact.longitudinal);  // m/s
+  const btScalar sideways = motion.linearVelocity.dot(contact.lateral);     // m/s
+  if (forward * forward + sideways * sideways > stickSpeed * stickSpeed) {
     // A jolt (an impact, the game setting the velocity) rather than a push: the contact broke
     // loose, and a row that sticks again starts from a new anchor.
     contact.longitudinalStickDisplacement = contact.lateralStickDisplacement = 0;
     return;
   }
-  if (contact.longitudinalStuck)
-    contact.longitudinalStickDisplacement += velocity.dot(contact.longitudinal) * motion.dt;
-  if (contact.lateralStuck)
-    contact.lateralStickDisplacement += velocity.dot(contact.lateral) * motion.dt;
+  if (contact.longitudinalStuck) contact.longitudinalStickDisplacement += forward * motion.dt;
+  if (contact.lateralStuck) contact.lateralStickDisplacement += sideways * motion.dt;
 }
 
 inline btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btScalar impulse,

@@ -71,7 +71,6 @@ struct SolverBody {
   }
 };
 
-// One wheel's contact, filled by the vehicle before the solve; the impulses are the results.
 // How the chassis moves beyond what the last solve predicted (ContactSolver::unpredictedMotion);
 // zero after a step without a solve.
 struct UnpredictedMotion {
@@ -79,6 +78,7 @@ struct UnpredictedMotion {
   btScalar dt = 0;                     // s: the step it moved over
 };
 
+// One wheel's contact, filled by the vehicle before the solve; the impulses are the results.
 struct WheelContact {
   bool active = false;             // the wheel touches the ground
   int groundBody = -1;             // index into the ground bodies, -1: static or kinematic
