@@ -242,6 +242,41 @@ TEST_CASE("a group lays its cars' wheel blocks one after another, in the order i
   CHECK(lone.runtime().wheels.blockBytes() == fourBytes);
 }
 
+TEST_CASE("a group that reserves its cars lays all their blocks in one run, with nothing spare") {
+  // VehicleGroup::reserve sets aside one chunk of exactly the blocks asked for: 100 cars then lie
+  // one after another with no seam (four seams without it: chunks of 4, 8, 16, 32 and 64), and the 101st
+  // car, beyond the reservation, starts a chunk of its own. A block given back before a
+  // reservation goes out first, then the reserved run in ascending order.
+  CarSpec spec;
+  const auto four = std::make_shared<const VehicleSettings>(makeCarSettings(spec));
+  TestWorld world;
+  VehicleGroup group(1);
+  auto addCar = [&](int i) -> RaycastVehicle& {
+    const btTransform pose(btQuaternion::getIdentity(), btVector3(4.0f * btScalar(i % 12), 2, 6.0f * btScalar(i / 12)));
+    return group.addVehicle(*world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), pose, 0.5f), four);
+  };
+  RaycastVehicle& first = addCar(0);
+  group.removeVehicle(first);  // its block (of a 4-block chunk: 4 free now) goes back to the pool
+  group.reserve(*four, 100);
+  std::vector<const unsigned char*> blocks;
+  for (int i = 0; i < 101; ++i)
+    blocks.push_back(static_cast<const unsigned char*>(addCar(i).runtime().wheels.block()));
+  const size_t bytes = group.vehicle(0).runtime().wheels.blockBytes();
+  CHECK(bytes == WheelArray::blockBytesFor(*four));
+  // The four free blocks of the first chunk, in ascending order, then the 96 reserved.
+  for (int i = 1; i < 4; ++i) CHECK(blocks[size_t(i)] == blocks[0] + size_t(i) * bytes);
+  int seams = 0;
+  for (size_t i = 5; i < 100; ++i) seams += blocks[i] != blocks[i - 1] + bytes;
+  CHECK(seams == 0);
+  // The 101st car's block is not in the reserved run.
+  CHECK(blocks[100] != blocks[99] + bytes);
+  CHECK_THROWS_AS(group.reserve(*four, -1), InputError);
+  VehicleSettings broken = *four;
+  broken.wheels.front().radius = -1;
+  CHECK_THROWS_AS(group.reserve(broken, 10), SettingsError);
+  CHECK(group.vehicleCount() == 101);
+}
+
 TEST_CASE("on static ground a vehicle group moves its cars exactly as separate actions do") {
   CHECK(sameBits(driveFleet(Updater::Separate, false), driveFleet(Updater::GroupTwoThreads, false)));
 }

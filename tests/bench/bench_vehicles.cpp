@@ -321,6 +321,8 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
     print("cached mesh triangles: %.1f per car; heap: %.0f bytes per car; %.2f solver sweeps per step\n",
           double(fleet.cachedTriangles()) / fleet.count(), bytesPerVehicle(fleetKind(kind), 100),
           double(sweeps) / steps / fleet.count());
+  if (fleetKind(kind) == FleetKind::RaycarGroup || fleetKind(kind) == FleetKind::RaycarGroupGameJobs)
+    print("heap: %.0f bytes per car in a group\n", bytesPerVehicle(FleetKind::RaycarGroup, 100));
   return 0;
 }
 

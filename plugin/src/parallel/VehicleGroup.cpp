@@ -34,6 +34,19 @@ RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis,
   return *vehicles_.back();
 }
 
+void VehicleGroup::reserve(const VehicleSettings& settings, int count) {
+  if (count < 0)
+    throw InputError("vehicle group", "reserve: vehicle count " + std::to_string(count) + " is negative");
+  // Checked as addVehicle checks it: the block's size comes from the wheels' query settings.
+  std::vector<std::string> problems = validateVehicleSettings(settings);
+  if (!problems.empty()) throw SettingsError(problems);
+  const size_t total = vehicles_.size() + size_t(count);
+  vehicles_.reserve(total);
+  runtimes_.reserve(total);
+  resumeAt_.reserve(total);
+  wheelMemory_->reserve(WheelArray::blockBytesFor(settings), WheelArray::kBlockAlignment, size_t(count));
+}
+
 RaycastVehicle& VehicleGroup::vehicle(int index) {
   if (index < 0 || size_t(index) >= vehicles_.size())
     throw InputError("vehicle group", "vehicle index " + std::to_string(index) + " is out of range [0, " +

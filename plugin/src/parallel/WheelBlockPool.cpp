@@ -24,28 +24,43 @@ bool WheelBlockPool::pooled(size_t bytes, size_t alignment) {
   return bytes > 0 && alignment <= kChunkAlignment && bytes % alignment == 0;
 }
 
+WheelBlockPool::SizeClass& WheelBlockPool::findOrAdd(size_t bytes) {
+  if (SizeClass* known = find(bytes)) return *known;
+  SizeClass& added = classes_.emplace_back();
+  added.bytes = bytes;
+  return added;
+}
+
+void WheelBlockPool::addChunk(SizeClass& sizeClass, size_t blocks) {
+  auto* chunk = static_cast<unsigned char*>(
+      ::operator new(blocks * sizeClass.bytes, std::align_val_t(kChunkAlignment)));
+  sizeClass.chunks.push_back(chunk);
+  // Room for every block of the class, so that giving blocks back never allocates (it runs in
+  // destructors).
+  sizeClass.blockCount += blocks;
+  sizeClass.free.reserve(sizeClass.blockCount);
+  // Handed out from the back of `free`: pushed in reverse, the blocks go out in ascending order,
+  // after the free blocks already there.
+  sizeClass.free.insert(sizeClass.free.begin(), blocks, nullptr);
+  for (size_t i = 0; i < blocks; ++i) sizeClass.free[blocks - 1 - i] = chunk + i * sizeClass.bytes;
+}
+
+void WheelBlockPool::reserve(size_t bytes, size_t alignment, size_t blocks) {
+  if (!pooled(bytes, alignment)) return;
+  SizeClass& sizeClass = findOrAdd(bytes);
+  if (blocks > sizeClass.free.size()) addChunk(sizeClass, blocks - sizeClass.free.size());
+}
+
 void* WheelBlockPool::do_allocate(size_t bytes, size_t alignment) {
   if (!pooled(bytes, alignment)) return ::operator new(bytes, std::align_val_t(alignment));
-  SizeClass* sizeClass = find(bytes);
-  if (sizeClass == nullptr) {
-    sizeClass = &classes_.emplace_back();
-    sizeClass->bytes = bytes;
+  SizeClass& sizeClass = findOrAdd(bytes);
+  if (sizeClass.free.empty()) {
+    const size_t blocks = sizeClass.nextChunkBlocks;
+    addChunk(sizeClass, blocks);
+    sizeClass.nextChunkBlocks = std::min(2 * blocks, kMaxBlocksPerChunk);
   }
-  if (sizeClass->free.empty()) {
-    const size_t blocks = sizeClass->nextChunkBlocks;
-    auto* chunk = static_cast<unsigned char*>(
-        ::operator new(blocks * bytes, std::align_val_t(kChunkAlignment)));
-    sizeClass->chunks.push_back(chunk);
-    // Room for every block of the class, so that giving blocks back never allocates (it runs
-    // in destructors).
-    sizeClass->blockCount += blocks;
-    sizeClass->free.reserve(sizeClass->blockCount);
-    // Handed out from the back of `free`: pushed in reverse, the blocks go out in ascending order.
-    for (size_t i = blocks; i-- > 0;) sizeClass->free.push_back(chunk + i * bytes);
-    sizeClass->nextChunkBlocks = std::min(2 * blocks, kMaxBlocksPerChunk);
-  }
-  void* block = sizeClass->free.back();
-  sizeClass->free.pop_back();
+  void* block = sizeClass.free.back();
+  sizeClass.free.pop_back();
   return block;
 }
 

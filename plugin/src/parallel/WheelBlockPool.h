@@ -7,7 +7,9 @@
 // Blocks of one size (the cars of one model) are cut from chunks of that exact size class, in
 // ascending addresses, one chunk after another; a chunk holds twice as many blocks as the one
 // before, up to kMaxBlocksPerChunk, so a few cars waste little and many cars need few chunks.
-// Cars added one after another therefore lie in the order the group steps them. A block given
+// Cars added one after another therefore lie in the order the group steps them. A game that
+// knows how many cars of a model it will add reserves them (VehicleGroup::reserve): one chunk of
+// exactly that many, with no half-empty last chunk. A block given
 // back is handed out again first: the next car of that model takes a removed car's place in
 // memory (though the group steps it last). std::pmr's pool rounds a request up to its own size
 // classes (a 6.7 kB block of a four-wheeled car would take 8 kB); this pool keeps the exact size.
@@ -33,6 +35,11 @@ class WheelBlockPool final : public std::pmr::memory_resource {
   WheelBlockPool(const WheelBlockPool&) = delete;
   WheelBlockPool& operator=(const WheelBlockPool&) = delete;
 
+  // Sets aside, in one chunk, what `blocks` more blocks of `bytes` (aligned as `alignment`) need
+  // beyond the free ones, so that they come out one after another with no spare chunk tail.
+  // Requests the heap serves (pooled() false) set nothing aside.
+  void reserve(size_t bytes, size_t alignment, size_t blocks);
+
  private:
   struct SizeClass {
     size_t bytes = 0;                 // of each block
@@ -48,6 +55,8 @@ class WheelBlockPool final : public std::pmr::memory_resource {
     return this == &other;
   }
   SizeClass* find(size_t bytes);  // null: no block of that size handed out yet
+  SizeClass& findOrAdd(size_t bytes);
+  void addChunk(SizeClass& sizeClass, size_t blocks);
   static bool pooled(size_t bytes, size_t alignment);  // false: the heap serves it
 
   std::vector<SizeClass> classes_;

@@ -244,19 +244,24 @@ void Wheel::rotate(btScalar dt) {
   state.rotationAngle = wrapAngle(state.rotationAngle + state.angularSpeed * dt);
 }
 
+size_t WheelArray::blockBytesFor(const VehicleSettings& settings) {
+  size_t bytes = CacheMemory::roundedUp(settings.wheels.size() * sizeof(Wheel));
+  for (const WheelSettings& wheel : settings.wheels)
+    bytes += GroundQuerySlot::cacheBytes(wheel, settings.wheelQuery);
+  return bytes;
+}
+
 WheelArray::WheelArray(const VehicleSettings& settings, std::pmr::memory_resource& memory)
     : memory_(&memory) {
   const size_t count = settings.wheels.size();
   const size_t wheelBytes = CacheMemory::roundedUp(count * sizeof(Wheel));
-  size_t cacheBytes = 0;
-  for (const WheelSettings& wheel : settings.wheels)
-    cacheBytes += GroundQuerySlot::cacheBytes(wheel, settings.wheelQuery);
-  if (wheelBytes + cacheBytes > UINT32_MAX) throw std::length_error("WheelArray: too many wheels");
-  bytes_ = std::uint32_t(wheelBytes + cacheBytes);
+  const size_t blockBytes = blockBytesFor(settings);
+  if (blockBytes > UINT32_MAX) throw std::length_error("WheelArray: too many wheels");
+  bytes_ = std::uint32_t(blockBytes);
   if (bytes_ == 0) return;
-  auto* block = static_cast<unsigned char*>(memory.allocate(bytes_, kAlignment));
+  auto* block = static_cast<unsigned char*>(memory.allocate(bytes_, kBlockAlignment));
   wheels_ = reinterpret_cast<Wheel*>(block);
-  CacheMemory caches(block + wheelBytes, cacheBytes);
+  CacheMemory caches(block + wheelBytes, blockBytes - wheelBytes);
   try {
     for (; count_ < std::uint32_t(count); ++count_)
       new (wheels_ + count_) Wheel(settings.wheels[count_], settings.wheelQuery, caches);
@@ -272,7 +277,7 @@ WheelArray::~WheelArray() { release(); }
 
 void WheelArray::release() {
   while (count_ > 0) wheels_[--count_].~Wheel();
-  if (wheels_ != nullptr) memory_->deallocate(wheels_, bytes_, kAlignment);
+  if (wheels_ != nullptr) memory_->deallocate(wheels_, bytes_, kBlockAlignment);
   wheels_ = nullptr;
 }
 

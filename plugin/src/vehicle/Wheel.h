@@ -191,6 +191,10 @@ class WheelArray {
   // must outlive the array.
   WheelArray(const VehicleSettings& settings, std::pmr::memory_resource& memory);
   ~WheelArray();
+  // Bytes of the block a car with `settings` takes (its wheels, then their caches), and the
+  // alignment it is asked for with: what a pool sets aside for such cars (VehicleGroup::reserve).
+  static size_t blockBytesFor(const VehicleSettings& settings);
+  static constexpr size_t kBlockAlignment = CacheMemory::kAlignment;
   // Moving hands the block over; the wheels stay where they are.
   WheelArray(WheelArray&& other) noexcept
       : memory_(other.memory_), wheels_(other.wheels_), count_(other.count_), bytes_(other.bytes_) {
@@ -215,10 +219,7 @@ class WheelArray {
   size_t blockBytes() const { return bytes_; }
 
  private:
-  // bytes: the block's, so that the caches after the wheels (at a multiple of
-  // CacheMemory::kAlignment) are aligned too.
-  static constexpr size_t kAlignment = CacheMemory::kAlignment;
-  static_assert(alignof(Wheel) <= kAlignment, "a wheel's alignment must divide the block's");
+  static_assert(alignof(Wheel) <= kBlockAlignment, "a wheel's alignment must divide the block's");
   void release();
 
   std::pmr::memory_resource* memory_;
