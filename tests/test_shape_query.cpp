@@ -252,12 +252,24 @@ TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 
   // sqrt(R^2 - (R - h)^2) before the edge. The wheel is moved toward the edge in 1 mm steps;
   // "rising" is a length 0.1 mm below the flat ground's. Budget: the 1 mm step and the 0.1 mm
   // threshold; the shapes' edge contacts are solved exactly (TriangleSweep.h) on both routes,
-  // not taken from Bullet's cast, whose rounded cylinder rose 28-51 mm early here.
+  // not taken from Bullet's cast, whose rounded cylinder rose 28-51 mm early here. The kerb is a
+  // triangle mesh, then a btBoxShape on a mesh floor: a box is placed as the mesh of its faces,
+  // where Bullet's cast had put a cylinder's contact on a box kerb's edge with its normal tens of
+  // degrees off, differently for the left and the right wheel. A ray wheel keeps rayTest's own
+  // answer, which on the box kerb rises 10 mm before its face (README, known limitations): the
+  // ray is checked on the mesh kerb only.
   const btScalar edge = 2;  // m, z of the kerb's face
+  for (const bool boxKerb : {false, true})
   for (const btScalar kerbHeight : {0.05f, 0.12f}) {
-    ProfileGround kerb({{-10, 0}, {edge, 0}, {edge, kerbHeight}, {10, kerbHeight}});
+    CAPTURE(boxKerb);
+    ProfileGround kerb(boxKerb ? std::vector<std::pair<btScalar, btScalar>>{{-10, 0}, {10, 0}}
+                               : std::vector<std::pair<btScalar, btScalar>>{
+                                     {-10, 0}, {edge, 0}, {edge, kerbHeight}, {10, kerbHeight}});
     TestWorld world;
     world.world().addCollisionObject(&kerb.object);
+    if (boxKerb)  // z from the edge to 10 m, x within 5 m, as the mesh kerb
+      world.addBox(0, btVector3(5, kerbHeight / 2, (10 - edge) / 2),
+                   btTransform(btQuaternion::getIdentity(), btVector3(0, kerbHeight / 2, (10 + edge) / 2)), 1);
     world.world().updateAabbs();
     const btScalar topHeight = kRadius + 0.2f;  // rests at 0.2 m on the flat
     struct Case {
@@ -271,6 +283,7 @@ TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 
                                  Case{GroundQueryKind::Sphere, geometric, 0.0011f}}) {
       CAPTURE(kerbHeight);
       CAPTURE(int(kerbCase.kind));
+      if (boxKerb && kerbCase.kind == GroundQueryKind::Ray) continue;
       StoredQuery slot(wheelWith(kerbCase.kind), WheelQuerySettings{});
       const btScalar flat = lengthAt(slot.ground(), world.world(), -3, topHeight);
       REQUIRE(std::fabs(flat - 0.2f) < 1e-5f);
@@ -301,6 +314,61 @@ TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 
       CHECK((hit.normal - (centre - edgePoint) / kRadius).length() < 1e-5f);
       CHECK(hit.normal.z() < -0.1f);
     }
+  }
+}
+
+namespace {
+
+// A car coasting square onto a 12 cm kerb at 5 m/s on `kind` wheels, the kerb a btBoxShape or a
+// triangle mesh of the same shape (z from 5 to 30 m, x within 10 m): the largest yaw rate
+// (rad/s) and the chassis' position 3 s later.
+struct KerbClimb {
+  btScalar largestYawRate = 0;
+  btVector3 finalPosition{0, 0, 0};
+};
+KerbClimb climbKerb(GroundQueryKind kind, bool boxKerb) {
+  const btScalar height = 0.12f;
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  ProfileGround mesh({{5, 0}, {5, height}, {30, height}, {30, 0}});  // x within 5 m
+  if (boxKerb)
+    world.addBox(0, btVector3(5, height / 2, 12.5f), btTransform(btQuaternion::getIdentity(), btVector3(0, height / 2, 17.5f)), 1);
+  else
+    world.world().addCollisionObject(&mesh.object);
+  CarSpec spec;
+  VehicleSettings settings = makeCarSettings(spec);
+  for (WheelSettings& wheel : settings.wheels) wheel.groundQuery = kind;
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)), &settings);
+  car.chassis->setLinearVelocity(btVector3(0, 0, 5));
+  KerbClimb climb;
+  for (int i = 0; i < 360; ++i) {
+    world.step(1.0f / 120);
+    climb.largestYawRate = std::max(climb.largestYawRate, std::fabs(car.chassis->getAngularVelocity().y()));
+  }
+  climb.finalPosition = car.chassis->getCenterOfMassPosition();
+  if (!boxKerb) world.world().removeCollisionObject(&mesh.object);
+  return climb;
+}
+
+}  // namespace
+
+TEST_CASE("a car on sphere or cylinder wheels climbs a box kerb met square on straight, as it climbs a mesh kerb of the same shape") {
+  // The kerb and the car are mirror images of themselves left to right, so the left and right
+  // wheels' contacts are too, and nothing turns the car: a yaw rate is the contacts' error. Its
+  // budget, 1e-3 rad/s, is a thousandth of what Bullet's cast on the box's edge gave (0.86 rad/s
+  // with cylinders, the car leaving the kerb 19 deg off its heading); the two kerbs, placed by the
+  // same closed form, end the car within 1 mm of each other (float rounding over 3 s).
+  for (const GroundQueryKind kind : {GroundQueryKind::Sphere, GroundQueryKind::Cylinder}) {
+    CAPTURE(int(kind));
+    const KerbClimb onBox = climbKerb(kind, true);
+    const KerbClimb onMesh = climbKerb(kind, false);
+    CAPTURE(onBox.largestYawRate);
+    CAPTURE(onMesh.largestYawRate);
+    CHECK(onBox.finalPosition.z() > 12);  // it climbed and rolled on
+    CHECK(onBox.finalPosition.y() > restHeight(CarSpec{}) + 0.1f);  // on top of the kerb
+    CHECK(onBox.largestYawRate < 1e-3f);
+    CHECK(onMesh.largestYawRate < 1e-3f);
+    CHECK((onBox.finalPosition - onMesh.finalPosition).length() < 1e-3f);
   }
 }
 

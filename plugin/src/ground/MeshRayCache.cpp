@@ -56,7 +56,7 @@ bool readMeshTriangle(const btStridingMeshInterface& mesh, int part, int index, 
   const bool readable = (indexType == PHY_INTEGER || indexType == PHY_SHORT) &&
                         (vertexType == PHY_FLOAT || vertexType == PHY_DOUBLE) && index >= 0 &&
                         index < faceCount;
-  if (readable) {
+  if (readable && out != nullptr) {
     const auto* indices = reinterpret_cast<const unsigned int*>(indexBase + index * indexStride);
     const btVector3& scaling = mesh.getScaling();
     for (int corner = 0; corner < 3; ++corner) {
@@ -235,10 +235,12 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     if (count_ == capacity_) return false;
     CachedTriangle& triangle = triangleArray()[count_];
     triangle.packedId = node.m_escapeIndexOrTriangleIndex;
-    // Read now even when not kept: a triangle the mesh cannot give (byte indices, an index out of
-    // range) sends the wheel to Bullet before any ray relies on the cache.
-    btScalar unkept[9];
-    btScalar* vertices = keepsVertices_ ? vertexArray()[count_].vertices : unkept;
+    // Checked now even when not kept: a triangle the mesh cannot give (byte indices, an index
+    // out of range) sends the wheel to Bullet before any ray relies on the cache. The check
+    // reads only the part's description, not the triangle's indices and vertices: a ray cache
+    // reads those for the one or two triangles a ray passes, and reading all of a refresh's
+    // triangles here was half of the time refreshing took among a thousand cars.
+    btScalar* vertices = keepsVertices_ ? vertexArray()[count_].vertices : nullptr;
     if (!readMeshTriangle(mesh, triangle.part(), triangle.index(), vertices)) return false;
     CachedLeaf& leaf = leafArray()[count_];
     for (int axis = 0; axis < 3; ++axis) {

@@ -40,7 +40,8 @@ namespace raycar {
 
 // One triangle's vertices (mesh space, scaled by the interface's scaling) into out[9], exactly as
 // btBvhTriangleMeshShape::performRaycast reads them. False for a part or index out of range and
-// for index or vertex types that walk does not read (byte indices).
+// for index or vertex types that walk does not read (byte indices). With out null, only whether
+// it can be read: the triangle's indices and vertices are not touched.
 bool readMeshTriangle(const btStridingMeshInterface& mesh, int part, int index, btScalar* out);
 
 // A cached BVH leaf's box, scanned for every ray, apart from its triangle, read only for the one

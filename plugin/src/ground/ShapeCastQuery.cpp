@@ -1,5 +1,6 @@
 #include "ground/ShapeCastQuery.h"
 
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
@@ -45,6 +46,38 @@ bool hitTriangle(const btCollisionObject& object, const btCollisionWorld::LocalS
   return true;
 }
 
+// A box's faces as twelve triangles (world), the box as Bullet's contacts see it: its half
+// extents with its margin. Two per face, split along a diagonal; coplanar triangles give one
+// touch and one normal (TriangleSweep.h), so the split leaves no seam.
+constexpr int kBoxTriangles = 12;
+void boxTriangles(const btCollisionObject& object, btVector3 (&triangles)[kBoxTriangles][3]) {
+  const btVector3 half =
+      static_cast<const btBoxShape*>(object.getCollisionShape())->getHalfExtentsWithMargin();
+  const btTransform& transform = object.getWorldTransform();
+  int next = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    for (const btScalar side : {btScalar(-1), btScalar(1)}) {
+      btVector3 corners[4];
+      for (int k = 0; k < 4; ++k) {
+        btVector3 local(0, 0, 0);
+        local[axis] = side * half[axis];
+        local[u] = (k == 1 || k == 2 ? 1 : -1) * half[u];  // around the face: (-,-) (+,-) (+,+) (-,+)
+        local[v] = (k >= 2 ? 1 : -1) * half[v];
+        corners[k] = transform * local;
+      }
+      triangles[next][0] = corners[0];
+      triangles[next][1] = corners[1];
+      triangles[next][2] = corners[2];
+      ++next;
+      triangles[next][0] = corners[0];
+      triangles[next][1] = corners[2];
+      triangles[next][2] = corners[3];
+      ++next;
+    }
+  }
+}
+
 }  // namespace
 
 // The closest ground the shape touches: from the cached triangles (offer) and from Bullet's
@@ -71,6 +104,7 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     btVector3 triangle[3];
     TriangleTouch touch;
     bool accepted = false;
+    if (offerBox(object)) return m_closestHitFraction;  // placed exactly, Bullet's hit unused
     if (hitTriangle(object, info, triangle)) {
       accepted = sweepTriangle(shape_, triangle, touch) && offer(touch, object, part, triangleIndex);
     } else {
@@ -118,6 +152,44 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
       part_ = part;
       triangle_ = triangle;
     }
+    return true;
+  }
+
+  // A box, placed exactly as the mesh of its twelve faces' triangles (boxTriangles) would be:
+  // each triangle's touch offered, so a box kerb and a mesh kerb of the same shape give the same
+  // contact. Bullet's GJK cast places a shape on a box's edge only to within its margins, with a
+  // normal off by tens of degrees: a cylinder wheel meeting a 15 cm box kerb square on got
+  // (0, 0.81, -0.58) on one side and (0, 0.74, -0.68) on the other, and the car turned 19 deg.
+  // False when the shape, backed off by its whole size as a restart backs it off, still
+  // overlaps the box: then Bullet's cast and its restart decide, as for other objects.
+  bool offerBox(const btCollisionObject& object) {
+    if (object.getCollisionShape()->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+    const btScalar size =
+        std::sqrt(shape_.radius * shape_.radius + shape_.halfWidth * shape_.halfWidth);  // m
+    const btScalar back = 2 * size;  // m, as castRestarts backs off
+    const btVector3 half =
+        static_cast<const btBoxShape*>(object.getCollisionShape())->getHalfExtentsWithMargin();
+    const btVector3 backedCentre = object.getWorldTransform().invXform(shape_.start - shape_.down * back);
+    btVector3 nearest = backedCentre;  // the box's point nearest the backed-off centre (box space)
+    nearest.setMax(-half);
+    nearest.setMin(half);
+    if ((backedCentre - nearest).length2() <= size * size) return false;
+    btVector3 triangles[kBoxTriangles][3];
+    boxTriangles(object, triangles);
+    SweptShape backed = shape_;
+    backed.beginDistance = -back;
+    TriangleTouch touches[kBoxTriangles];
+    bool touched[kBoxTriangles];
+    btScalar first = BT_LARGE_FLOAT;  // m: where the swept shape meets the box first
+    for (int i = 0; i < kBoxTriangles; ++i) {
+      touched[i] = sweepTriangle(backed, triangles[i], touches[i]);
+      if (touched[i]) first = std::min(first, touches[i].distance);
+    }
+    // A box met before the cast's start is ground above the wheel, or one the shape is in: it
+    // does not count, as after a restart.
+    if (first < shape_.beginDistance) return true;
+    for (int i = 0; i < kBoxTriangles; ++i)
+      if (touched[i]) offer(touches[i], object, -1, -1);
     return true;
   }
 
@@ -389,6 +461,7 @@ bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& s
           castCached(*cache, object, swept, size, sweep.displacement, margin_, callback))
         continue;
     }
+    if (callback.offerBox(object)) continue;
     castBullet(object, cast, 0, callback);
   }
   if (answered) {
