@@ -356,6 +356,39 @@ TEST_CASE("a rule broken between settings is reported at the key that set it") {
   }
 }
 
+TEST_CASE("a rule broken by the one member the file sets is reported at that member's key") {
+  // engine_maxRPM = 600 lies below the default idle (and start) rpm, which the file does not
+  // set: the rules about idleRpm and startRpm are placed at the key that broke them, line 6, and
+  // the problem's object is said once (it had read "engine: engine: ...").
+  const std::string text =
+      "[model]\nobj = \"car.obj\"\n"  // 1-2
+      "[[hull]]\nmass = 1200\n"        // 3-4
+      "[params]\nengine_maxRPM = 600\n"  // 5-6
+      "engine_shiftupRPM = 500\nengine_shiftdownRPM = 400\n";  // 7-8
+  const std::string wheels = "[[wheel]]\naxle = 0\n[[wheel]]\naxle = 0\n[[wheel]]\naxle = 1\ndriving = 1\n"
+                             "[[wheel]]\naxle = 1\ndriving = 1\n";
+  const VehicleScript script = parseVehicleScript(text + wheels, "maxrpm.vehicle.toml");
+  const ObjModel model = loadObjModel(kTestData + "/base/car.obj");
+  std::vector<std::string> problems;
+  try {
+    buildVehicle(script, model);
+  } catch (const SettingsError& error) {
+    problems = error.problems();
+    CHECK(std::string(error.what()).find("maxrpm.vehicle.toml:6: params.engine_maxRPM: ") == 0);
+  }
+  REQUIRE(problems.size() >= 2);
+  const char* rules[] = {"engine.idleRpm (engine_idleRPM) must be below", "engine.startRpm (engine_startRPM) must lie in"};
+  for (const char* rule : rules) {
+    INFO(rule);
+    bool found = false;
+    for (const std::string& problem : problems)
+      found = found || (problem.find("maxrpm.vehicle.toml:6: params.engine_maxRPM: engine: ") == 0 &&
+                        problem.find(rule) != std::string::npos);
+    CHECK(found);
+  }
+  for (const std::string& problem : problems) CHECK(problem.find("engine: engine:") == std::string::npos);
+}
+
 TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a point, a small mesh") {
   // Blender's OBJ exporter writes a one-vertex mesh as `o name` and one `v` line, with no
   // element, and a two-vertex mesh as an `l` edge; other writers use `p` points or marker meshes.

@@ -42,6 +42,9 @@ struct SettingsProblem {
   FieldScope scope = FieldScope::Vehicle;
   int index = -1;       // the wheel (Wheel, Tire) or differential it concerns, from 0; -1: the
                         // vehicle's own, or every differential
+  // The members a rule compares `field` with (engine.maxRpm for "idleRpm must be below maxRpm"),
+  // in order: a file that sets none of `field` set one of these, and the problem is placed there.
+  std::vector<std::string> comparedFields = {};
   std::string text() const { return object.empty() ? message : object + ": " + message; }
 };
 

@@ -1,6 +1,7 @@
 #include "raycar/io/VehicleLoader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -47,7 +48,8 @@ class Builder {
       for (const SettingsProblem& problem : problems) {
         const ErrorLocation place = placeOf(problem);
         if (texts.empty()) first = place;
-        texts.push_back(Error(place, problem.text()).what());
+        // Placed at the problem's object itself (no key set it): the object is said once.
+        texts.push_back(Error(place, place.object == problem.object ? problem.message : problem.text()).what());
       }
       throw SettingsError(first, texts);
     }
@@ -94,8 +96,11 @@ class Builder {
   // (hull1_Cube). Where the wanted name appears so, the error says what was found and the fix.
   std::string legacyNameHint(const std::string& wanted) const {
     std::vector<std::string> found;
-    for (const ObjObject& object : model_.objects)
-      if (object.name.rfind(wanted + "_", 0) == 0) found.push_back(object.name);
+    for (const ObjObject& object : model_.objects) {
+      // A wheel's helpers (wheel1_lower, wheel1_upper) are named so on purpose.
+      const bool helperName = object.name == wanted + "_lower" || object.name == wanted + "_upper";
+      if (object.name.rfind(wanted + "_", 0) == 0 && !helperName) found.push_back(object.name);
+    }
     if (found.empty()) return "";
     std::string text = "; found '" + found.front() + "'";
     if (found.size() > 1) text += " and " + std::to_string(found.size() - 1) + " more like it";
@@ -111,6 +116,49 @@ class Builder {
     for (size_t i = 0; i < shown; ++i) text += (i ? ", " : "") + model_.objects[i].name;
     if (model_.objects.size() > shown) text += ", ... (" + std::to_string(model_.objects.size()) + " in all)";
     return text;
+  }
+
+  // The model's parts `part`1..`part`N (N = modelCount) against the script's [[part]] records
+  // (their lines): one record per part, in order. The error names the first part without a
+  // record, or the first record without a part, and what the model has instead: a part further
+  // on after a gap in the numbers, or an object named nearly so (another case, Blender's ".001"
+  // of a duplicated object, the legacy exporter's "_<mesh>").
+  [[noreturn]] void partCountError(const std::string& part, size_t modelCount,
+                                   const std::vector<int>& recordLines) const {
+    const std::string counted = "the model has " + std::to_string(modelCount) + " " + part + " part" +
+                                (modelCount == 1 ? "" : "s") + " and the script " +
+                                std::to_string(recordLines.size()) + " [[" + part + "]] record" +
+                                (recordLines.size() == 1 ? "" : "s") + ": one record per part, in order";
+    if (modelCount > recordLines.size()) {
+      const std::string name = part + std::to_string(recordLines.size() + 1);
+      const ObjObject* object = findEither(name, part + "_" + std::to_string(recordLines.size() + 1));
+      modelError(object ? object->name : name, object ? object->line : 0,
+                 "has no [[" + part + "]] record in " + script_.path + " (" + counted + ")");
+    }
+    const std::string missing = part + std::to_string(modelCount + 1);
+    std::string found;
+    auto lower = [](std::string text) {
+      for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+      return text;
+    };
+    for (const ObjObject& object : model_.objects) {
+      const std::string name = lower(object.name);
+      if (name == missing || name.rfind(missing + ".", 0) == 0) {
+        found = "; found '" + object.name + "' at line " + std::to_string(object.line) + " of " + model_.path +
+                ": name it '" + missing + "' exactly (names are case-sensitive, and Blender names a "
+                "duplicated object '<name>.001')";
+        break;
+      }
+    }
+    if (found.empty()) found = legacyNameHint(missing);
+    if (found.empty()) {
+      for (size_t n = modelCount + 2; n <= modelCount + 16 && found.empty(); ++n)
+        if (const ObjObject* later = model_.find(part + std::to_string(n)))
+          found = "; the model has '" + later->name + "' (line " + std::to_string(later->line) +
+                  "): parts are numbered from 1 without gaps, and those after a gap are not read";
+    }
+    scriptError("[[" + part + "]] record " + std::to_string(modelCount + 1), recordLines[modelCount],
+                "has no part '" + missing + "' in the model " + model_.path + " (" + counted + ")" + found);
   }
 
   std::vector<btVector3> shifted(const ObjObject& object, btScalar zoffset) const {
@@ -136,16 +184,16 @@ class Builder {
     if (wheelObjects_.empty())
       modelError("wheel1", 0, "the model has no wheels: name them wheel1, wheel2, ... (or wheel_1, ...) (its objects: " +
                                   objectNames() + ")" + legacyNameHint("wheel1"));
-    auto countError = [&](const char* part, size_t modelCount, size_t records, const char* record) {
-      const std::string first = std::string(part) + "1", last = std::string(part) + std::to_string(modelCount);
-      scriptError(record, 0,
-                  "the model " + model_.path + " has " + std::to_string(modelCount) + " " + part + " parts (" +
-                      first + (modelCount > 1 ? ".." + last : "") + ") but the script has " +
-                      std::to_string(records) + " [[" + record + "]] records: one record per part, in order");
-    };
-    if (script_.hulls.size() != hulls_.size()) countError("hull", hulls_.size(), script_.hulls.size(), "hull");
-    if (script_.wheels.size() != wheelObjects_.size())
-      countError("wheel", wheelObjects_.size(), script_.wheels.size(), "wheel");
+    if (script_.hulls.size() != hulls_.size()) {
+      std::vector<int> lines;
+      for (const HullRecord& record : script_.hulls) lines.push_back(record.line);
+      partCountError("hull", hulls_.size(), lines);
+    }
+    if (script_.wheels.size() != wheelObjects_.size()) {
+      std::vector<int> lines;
+      for (const WheelRecord& record : script_.wheels) lines.push_back(record.line);
+      partCountError("wheel", wheelObjects_.size(), lines);
+    }
     for (size_t i = 0; i < hulls_.size(); ++i) {
       HullPart& part = hulls_[i];
       part.record = script_.hulls[i];
@@ -298,19 +346,25 @@ class Builder {
         record = problem.index >= 0 ? problem.index : -2;
         break;
     }
-    auto writes = [&](const ScriptKeyPlace& place) {
-      if (place.key.empty() || problem.field.empty() || place.member.empty()) return false;
-      return place.member == problem.field ||
-             place.member.compare(0, problem.field.size() + 1, problem.field + ".") == 0;
+    auto writes = [](const ScriptKeyPlace& place, const std::string& field) {
+      if (place.key.empty() || field.empty() || place.member.empty()) return false;
+      return place.member == field || place.member.compare(0, field.size() + 1, field + ".") == 0;
     };
+    // The key that set the problem's member; if the file left it at its default, the key that set
+    // the first member the rule compares it with (a maxRpm set below the default idleRpm).
+    std::vector<std::string> fields{problem.field};
+    fields.insert(fields.end(), problem.comparedFields.begin(), problem.comparedFields.end());
     const ScriptKeyPlace* found = nullptr;
     const ScriptKeyPlace* recordLine = nullptr;
-    for (const ScriptKeyPlace& place : script_.keyPlaces) {
-      const bool inScope = section.empty() ? place.record < 0
-                                           : place.section == section && (record == -2 || place.record == record);
-      if (!inScope) continue;
-      if (place.key.empty() && recordLine == nullptr) recordLine = &place;
-      if (writes(place)) found = &place;  // the last write is the one that counts
+    for (const std::string& field : fields) {
+      for (const ScriptKeyPlace& place : script_.keyPlaces) {
+        const bool inScope = section.empty() ? place.record < 0
+                                             : place.section == section && (record == -2 || place.record == record);
+        if (!inScope) continue;
+        if (place.key.empty() && recordLine == nullptr) recordLine = &place;
+        if (writes(place, field)) found = &place;  // the last write is the one that counts
+      }
+      if (found) break;
     }
     if (found) return {script_.path, found->line, found->section + "." + found->key};
     if (recordLine) return {script_.path, recordLine->line, "[[" + section + "]] " + std::to_string(recordLine->record + 1)};

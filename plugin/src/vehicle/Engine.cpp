@@ -57,16 +57,19 @@ btScalar engineBrakingTorque(const EngineSettings& engine, btScalar rpm) {
 
 std::vector<SettingsProblem> validateEngine(const EngineSettings& engine) {
   std::vector<SettingsProblem> problems;
-  auto require = [&](bool ok, const char* field, const std::string& text) {
-    if (!ok) problems.push_back({"engine", field, text});
+  auto require = [&](bool ok, const char* field, const std::string& text,
+                     std::vector<std::string> compared = {}) {
+    if (!ok) problems.push_back({"engine", field, text, FieldScope::Vehicle, -1, std::move(compared)});
   };
   // Each rule names the fields by their C++ and their script names.
   require(engine.idleRpm < engine.maxRpm, "engine.idleRpm",
-          "engine.idleRpm (engine_idleRPM) must be below engine.maxRpm (engine_maxRPM)");
+          "engine.idleRpm (engine_idleRPM) must be below engine.maxRpm (engine_maxRPM)", {"engine.maxRpm"});
   require(engine.minRpm <= engine.idleRpm, "engine.minRpm",
-          "engine.minRpm (engine_minRPM) must not exceed engine.idleRpm (engine_idleRPM)");
+          "engine.minRpm (engine_minRPM) must not exceed engine.idleRpm (engine_idleRPM)", {"engine.idleRpm"});
   require(engine.startRpm >= engine.idleRpm && engine.startRpm < engine.maxRpm, "engine.startRpm",
-          "engine.startRpm (engine_startRPM) must lie in [engine.idleRpm, engine.maxRpm)");
+          "engine.startRpm (engine_startRPM) must lie in [engine.idleRpm (engine_idleRPM), engine.maxRpm "
+          "(engine_maxRPM))",
+          {"engine.idleRpm", "engine.maxRpm"});
   // An engine lighter than this would cross its whole speed range in one step at its torque.
   require(engine.inertia == 0 || engine.inertia >= kMinimumEngineInertia, "engine.inertia",
           "engine.inertia (inertia) must be 0 (seed 001's engine, no inertia) or at least 1e-3 kg m^2");

@@ -7,8 +7,9 @@ namespace raycar {
 std::vector<SettingsProblem> validateGearbox(const GearboxSettings& gearbox, btScalar maxRpm) {
   std::vector<SettingsProblem> problems;
   // Every rule but the last two is about the ratios.
-  auto require = [&](bool ok, const std::string& text, const char* field = "gearbox.gears") {
-    if (!ok) problems.push_back({"gearbox", field, text});
+  auto require = [&](bool ok, const std::string& text, const char* field = "gearbox.gears",
+                     std::vector<std::string> compared = {}) {
+    if (!ok) problems.push_back({"gearbox", field, text, FieldScope::Vehicle, -1, std::move(compared)});
   };
   const std::vector<btScalar>& gears = gearbox.gears;
   require(gears.size() <= size_t(kMaxGears),
@@ -25,10 +26,10 @@ std::vector<SettingsProblem> validateGearbox(const GearboxSettings& gearbox, btS
     require(!(std::fabs(gears[i]) > 100), "gears: ratio " + std::to_string(i + 1) + " must lie in [-100, 100]");
   require(gearbox.shiftDownRpm < gearbox.shiftUpRpm,
           "gearbox.shiftDownRpm (engine_shiftdownRPM) must be below gearbox.shiftUpRpm (engine_shiftupRPM)",
-          "gearbox.shiftDownRpm");
+          "gearbox.shiftDownRpm", {"gearbox.shiftUpRpm"});
   require(gearbox.shiftUpRpm <= maxRpm,
           "gearbox.shiftUpRpm (engine_shiftupRPM) must not exceed engine.maxRpm (engine_maxRPM)",
-          "gearbox.shiftUpRpm");
+          "gearbox.shiftUpRpm", {"engine.maxRpm"});
   return problems;
 }
 

@@ -27,10 +27,10 @@ void validateWheel(const WheelSettings& wheel, const std::string& name,
                         FieldScope::Wheel});
   if (wheel.queryRadius > 0 && !(wheel.queryRadius <= wheel.radius))  // 0: the wheel's
     problems.push_back({name, "queryRadius", "queryRadius (query_radius) must be <= radius",
-                        FieldScope::Wheel});
+                        FieldScope::Wheel, -1, {"radius"}});
   if (!(wheel.maxFriction >= wheel.minFriction))
     problems.push_back({name, "maxFriction", "maxFriction (max_friction) must be >= minFriction (min_friction)",
-                        FieldScope::Wheel});
+                        FieldScope::Wheel, -1, {"minFriction"}});
   for (auto& problem : validateTire(wheel.tire, name + " tire")) problems.push_back(problem);
 }
 
