@@ -32,13 +32,14 @@ WheelBlockPool::SizeClass& WheelBlockPool::findOrAdd(size_t bytes) {
 }
 
 void WheelBlockPool::addChunk(SizeClass& sizeClass, size_t blocks) {
+  // Room for every block of the class, so that giving blocks back never allocates (it runs in
+  // destructors); asked for first, so that a failed allocation leaves the class as it was.
+  sizeClass.free.reserve(sizeClass.blockCount + blocks);
+  sizeClass.chunks.reserve(sizeClass.chunks.size() + 1);
   auto* chunk = static_cast<unsigned char*>(
       ::operator new(blocks * sizeClass.bytes, std::align_val_t(kChunkAlignment)));
   sizeClass.chunks.push_back(chunk);
-  // Room for every block of the class, so that giving blocks back never allocates (it runs in
-  // destructors).
   sizeClass.blockCount += blocks;
-  sizeClass.free.reserve(sizeClass.blockCount);
   // Handed out from the back of `free`: pushed in reverse, the blocks go out in ascending order,
   // after the free blocks already there.
   sizeClass.free.insert(sizeClass.free.begin(), blocks, nullptr);

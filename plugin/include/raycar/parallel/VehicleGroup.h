@@ -58,8 +58,9 @@ class VehicleGroup : public btActionInterface {
   // their wheel blocks are set aside in one run of memory, in the order they will be added and
   // stepped, and the group's own lists are sized for them. Without it the blocks come in chunks
   // that double up to 64 blocks, and the last chunk is partly empty (1,020 blocks for 1,000
-  // cars). Only the memory changes, never a result. Throws InputError for count < 0 and
-  // SettingsError as addVehicle does.
+  // cars). Only the memory changes, never a result. Throws InputError for count < 0,
+  // SettingsError as addVehicle does, and std::bad_alloc when the memory is not there (as
+  // std::vector::reserve: 2e9 cars of 6.7 kB ask for 13 TB); the group is then as it was.
   void reserve(const VehicleSettings& settings, int count);
   void removeVehicle(RaycastVehicle& vehicle);
   int vehicleCount() const { return int(vehicles_.size()); }
