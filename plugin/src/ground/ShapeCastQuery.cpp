@@ -1,6 +1,7 @@
 #include "ground/ShapeCastQuery.h"
 
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
@@ -46,14 +47,12 @@ bool hitTriangle(const btCollisionObject& object, const btCollisionWorld::LocalS
   return true;
 }
 
-// A box's faces as twelve triangles (world), the box as Bullet's contacts see it: its half
-// extents with its margin. Two per face, split along a diagonal; coplanar triangles give one
+// A box's faces as twelve triangles (world), the box as Bullet's contacts see it: `half` its
+// half extents with its margin, at `transform`. Two per face, split along a diagonal; coplanar triangles give one
 // touch and one normal (TriangleSweep.h), so the split leaves no seam.
 constexpr int kBoxTriangles = 12;
-void boxTriangles(const btCollisionObject& object, btVector3 (&triangles)[kBoxTriangles][3]) {
-  const btVector3 half =
-      static_cast<const btBoxShape*>(object.getCollisionShape())->getHalfExtentsWithMargin();
-  const btTransform& transform = object.getWorldTransform();
+void boxTriangles(const btVector3& half, const btTransform& transform,
+                  btVector3 (&triangles)[kBoxTriangles][3]) {
   int next = 0;
   for (int axis = 0; axis < 3; ++axis) {
     const int u = (axis + 1) % 3, v = (axis + 2) % 3;
@@ -104,7 +103,7 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     btVector3 triangle[3];
     TriangleTouch touch;
     bool accepted = false;
-    if (offerBox(object)) return m_closestHitFraction;  // placed exactly, Bullet's hit unused
+    if (offerBoxes(object)) return m_closestHitFraction;  // placed exactly, Bullet's hit unused
     if (hitTriangle(object, info, triangle)) {
       accepted = sweepTriangle(shape_, triangle, touch) && offer(touch, object, part, triangleIndex);
     } else {
@@ -155,41 +154,34 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     return true;
   }
 
-  // A box, placed exactly as the mesh of its twelve faces' triangles (boxTriangles) would be:
-  // each triangle's touch offered, so a box kerb and a mesh kerb of the same shape give the same
-  // contact. Bullet's GJK cast places a shape on a box's edge only to within its margins, with a
-  // normal off by tens of degrees: a cylinder wheel meeting a 15 cm box kerb square on got
-  // (0, 0.81, -0.58) on one side and (0, 0.74, -0.68) on the other, and the car turned 19 deg.
-  // False when the shape, backed off by its whole size as a restart backs it off, still
-  // overlaps the box: then Bullet's cast and its restart decide, as for other objects.
-  bool offerBox(const btCollisionObject& object) {
-    if (object.getCollisionShape()->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
-    const btScalar size =
-        std::sqrt(shape_.radius * shape_.radius + shape_.halfWidth * shape_.halfWidth);  // m
-    const btScalar back = 2 * size;  // m, as castRestarts backs off
-    const btVector3 half =
-        static_cast<const btBoxShape*>(object.getCollisionShape())->getHalfExtentsWithMargin();
-    const btVector3 backedCentre = object.getWorldTransform().invXform(shape_.start - shape_.down * back);
-    btVector3 nearest = backedCentre;  // the box's point nearest the backed-off centre (box space)
-    nearest.setMax(-half);
-    nearest.setMin(half);
-    if ((backedCentre - nearest).length2() <= size * size) return false;
-    btVector3 triangles[kBoxTriangles][3];
-    boxTriangles(object, triangles);
-    SweptShape backed = shape_;
-    backed.beginDistance = -back;
-    TriangleTouch touches[kBoxTriangles];
-    bool touched[kBoxTriangles];
-    btScalar first = BT_LARGE_FLOAT;  // m: where the swept shape meets the box first
-    for (int i = 0; i < kBoxTriangles; ++i) {
-      touched[i] = sweepTriangle(backed, triangles[i], touches[i]);
-      if (touched[i]) first = std::min(first, touches[i].distance);
+  // A box, or a compound of boxes (a kerb or a ramp built of them), placed exactly as the mesh
+  // of its faces' triangles (boxTriangles) would be: each triangle's touch offered, so a box kerb
+  // and a mesh kerb of the same shape give the same contact. Bullet's GJK cast places a shape on
+  // a box's edge only to within its margins, with a normal off by tens of degrees: a cylinder
+  // wheel meeting a 15 cm box kerb square on got (0, 0.81, -0.58) on one side and
+  // (0, 0.74, -0.68) on the other, and the car turned 19 deg. False when the object is neither,
+  // or when the shape, backed off by its whole size as a restart backs it off, still overlaps a
+  // box: then Bullet's cast and its restart decide, as for other objects.
+  bool offerBoxes(const btCollisionObject& object) {
+    const btCollisionShape& shape = *object.getCollisionShape();
+    const btTransform& transform = object.getWorldTransform();
+    if (shape.getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      BoxTouches touches;
+      if (!sweepBox(static_cast<const btBoxShape&>(shape), transform, touches)) return false;
+      offerTouches(touches, object);
+      return true;
     }
-    // A box met before the cast's start is ground above the wheel, or one the shape is in: it
-    // does not count, as after a restart.
-    if (first < shape_.beginDistance) return true;
-    for (int i = 0; i < kBoxTriangles; ++i)
-      if (touched[i]) offer(touches[i], object, -1, -1);
+    if (shape.getShapeType() != COMPOUND_SHAPE_PROXYTYPE) return false;
+    const auto& compound = static_cast<const btCompoundShape&>(shape);
+    if (compound.getNumChildShapes() > kMaxCompoundBoxes) return false;
+    BoxTouches touches[kMaxCompoundBoxes];
+    for (int i = 0; i < compound.getNumChildShapes(); ++i) {
+      const btCollisionShape& child = *compound.getChildShape(i);
+      if (child.getShapeType() != BOX_SHAPE_PROXYTYPE ||
+          !sweepBox(static_cast<const btBoxShape&>(child), transform * compound.getChildTransform(i), touches[i]))
+        return false;
+    }
+    for (int i = 0; i < compound.getNumChildShapes(); ++i) offerTouches(touches[i], object);
     return true;
   }
 
@@ -213,6 +205,45 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // Bullet's GJK places a hit on a box to about 1e-4 m and its normal to about 1e-4: a box's
   // face whose normal lies within a degree of Bullet's replaces them, so a wheel on a platform
   // stands where a ray would put it.
+  // A compound of more boxes than this goes through Bullet's cast (a building, not a kerb).
+  static constexpr int kMaxCompoundBoxes = 16;
+  struct BoxTouches {
+    TriangleTouch touch[kBoxTriangles];
+    bool touched[kBoxTriangles] = {};
+    bool counts = false;  // false: the box is met before the cast's start, or not at all
+  };
+  // The box at `transform` swept exactly (its triangles' touches); false when the shape backed
+  // off by its whole size still overlaps it.
+  bool sweepBox(const btBoxShape& box, const btTransform& transform, BoxTouches& touches) const {
+    const btScalar size =
+        std::sqrt(shape_.radius * shape_.radius + shape_.halfWidth * shape_.halfWidth);  // m
+    const btScalar back = 2 * size;  // m, as castRestarts backs off
+    const btVector3 half = box.getHalfExtentsWithMargin();
+    const btVector3 backedCentre = transform.invXform(shape_.start - shape_.down * back);
+    btVector3 nearest = backedCentre;  // the box's point nearest the backed-off centre (box space)
+    nearest.setMax(-half);
+    nearest.setMin(half);
+    if ((backedCentre - nearest).length2() <= size * size) return false;
+    btVector3 triangles[kBoxTriangles][3];
+    boxTriangles(half, transform, triangles);
+    SweptShape backed = shape_;
+    backed.beginDistance = -back;
+    btScalar first = BT_LARGE_FLOAT;  // m: where the swept shape meets the box first
+    for (int i = 0; i < kBoxTriangles; ++i) {
+      touches.touched[i] = sweepTriangle(backed, triangles[i], touches.touch[i]);
+      if (touches.touched[i]) first = std::min(first, touches.touch[i].distance);
+    }
+    // A box met before the cast's start is ground above the wheel, or one the shape is in: it
+    // does not count, as after a restart.
+    touches.counts = first >= shape_.beginDistance && first < BT_LARGE_FLOAT;
+    return true;
+  }
+  void offerTouches(const BoxTouches& touches, const btCollisionObject& object) {
+    if (!touches.counts) return;
+    for (int i = 0; i < kBoxTriangles; ++i)
+      if (touches.touched[i]) offer(touches.touch[i], object, -1, -1);
+  }
+
   static void facePlane(const btCollisionObject& object, btVector3& normal, btVector3& point) {
     const btCollisionShape* shape = object.getCollisionShape();
     if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE) return;
@@ -461,7 +492,7 @@ bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& s
           castCached(*cache, object, swept, size, sweep.displacement, margin_, callback))
         continue;
     }
-    if (callback.offerBox(object)) continue;
+    if (callback.offerBoxes(object)) continue;
     castBullet(object, cast, 0, callback);
   }
   if (answered) {
