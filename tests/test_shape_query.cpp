@@ -491,6 +491,74 @@ TEST_CASE("the cached shape query finds the contact Bullet's casts find, on bump
   }
 }
 
+TEST_CASE("a box wall beside a rolled wheel, and a plank steeper than the max slope, are not ground: a box is a solid met at its first contact") {
+  // A box counts by its first contact with the swept shape, as a solid (and as Bullet's cast of
+  // it did): when that contact is steeper than the wheel's max slope it is a wall, and the wheel
+  // stands on the road beside it, exactly as with no wall there. Swept on into the box, a face's
+  // hidden half (its diagonal) and the inner side of its far faces had given touches that count
+  // as ground: a cylinder wheel rolled 3 deg against a 1 m wall was lifted up to 0.52 m. Budget:
+  // the routes' 1e-5 m (kSameContact).
+  const btScalar topHeight = kRadius + 0.2f;  // rests at 0.2 m on the road
+  int compared = 0;
+  for (const GroundQueryKind kind : {GroundQueryKind::Sphere, GroundQueryKind::Cylinder})
+  for (const btScalar gap : {0.0f, 0.01f, 0.02f}) {
+    StoredQuery slot(wheelWith(kind), WheelQuerySettings{});
+    TestWorld road;
+    road.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    road.world().updateAabbs();
+    // A 1 m high, 1 m thick wall along z, its face `gap` beside the wheel's side (+x).
+    const btScalar halfWidth = kind == GroundQueryKind::Cylinder ? kWidth / 2 : kRadius;
+    TestWorld walled;
+    walled.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    walled.addBox(0, btVector3(0.5f, 0.5f, 5),
+                  btTransform(btQuaternion::getIdentity(), btVector3(halfWidth + gap + 0.5f, 0.5f, 0)), 1);
+    walled.world().updateAabbs();
+    for (const btScalar rollDegrees : {1.0f, 3.0f, 5.0f}) {
+      const btScalar roll = rollDegrees * kDegree;
+      // The car rolled toward the wall: the suspension axis leans its foot toward +x.
+      const btVector3 down(std::sin(roll), -std::cos(roll), 0), axle(std::cos(roll), std::sin(roll), 0);
+      for (int step = -4; step <= 4; ++step) {
+        CAPTURE(int(kind));
+        CAPTURE(gap);
+        CAPTURE(rollDegrees);
+        CAPTURE(step);
+        const btVector3 top(0, topHeight, 0.5f * btScalar(step));
+        const GroundSweep sweep{top, top + down * (kTravel + kRadius), btVector3(0, 0, 0), axle};
+        const BothRoutes onRoad = castBothRoutes(slot.ground(), road.world(), sweep);
+        const BothRoutes besideWall = castBothRoutes(slot.ground(), walled.world(), sweep);
+        REQUIRE(onRoad.world.hit);
+        for (const WheelRayHit& hit : {besideWall.nearby, besideWall.world}) {
+          CHECK(hit.hit);
+          CHECK(std::fabs(hit.distance - onRoad.world.distance) < kSameContact);
+          CHECK((hit.normal - btVector3(0, 1, 0)).length() < kSameContact);
+        }
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared == 2 * 3 * 3 * 9);
+  // A plank tilted 60 deg about z, steeper than a wheel's 45 deg max slope, under the wheel: its
+  // first contact is too steep, so the wheel finds the road under it, or nothing if the plank
+  // hides the road from the whole sweep.
+  WheelSettings steep = wheelWith(GroundQueryKind::Cylinder);
+  steep.maxSlope = 45;
+  StoredQuery slot(steep, WheelQuerySettings{});
+  TestWorld planked;
+  planked.addStaticPlane(btVector3(0, 1, 0), btVector3(0, -2, 0), 1);  // the road, out of reach
+  planked.addBox(0, btVector3(0.6f, 0.02f, 2),
+                 btTransform(btQuaternion(btVector3(0, 0, 1), 60 * kDegree), btVector3(0, 0.1f, 0)), 1);
+  planked.world().updateAabbs();
+  for (const btScalar x : {-0.3f, -0.1f, 0.0f, 0.1f, 0.3f}) {
+    CAPTURE(x);
+    const btVector3 top(x, topHeight, 0);
+    const GroundSweep sweep{top, top + btVector3(0, -1, 0) * (kTravel + kRadius), btVector3(0, 0, 0),
+                            btVector3(1, 0, 0)};
+    const BothRoutes hits = castBothRoutes(slot.ground(), planked.world(), sweep);
+    CHECK(!hits.nearby.hit);
+    CHECK(!hits.world.hit);
+  }
+}
+
 TEST_CASE("a box the cast starts inside is cast again from outside: ground above the cast's start is ignored, ground just below it found exactly") {
   // The cast starts with the shape's lowest point at the suspension top (one radius above full
   // compression). A box whose top lies delta below that point is touched after a cast of delta:

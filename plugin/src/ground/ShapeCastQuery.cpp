@@ -48,8 +48,9 @@ bool hitTriangle(const btCollisionObject& object, const btCollisionWorld::LocalS
 }
 
 // A box's faces as twelve triangles (world), the box as Bullet's contacts see it: `half` its
-// half extents with its margin, at `transform`. Two per face, split along a diagonal; coplanar triangles give one
-// touch and one normal (TriangleSweep.h), so the split leaves no seam.
+// half extents with its margin, at `transform`. Two per face, split along a diagonal; only the
+// box's first contact counts (ShapeHitCallback::sweepBox), where a face's two halves give one
+// touch and one normal (TriangleSweep.h), so the split adds no contact of its own.
 constexpr int kBoxTriangles = 12;
 void boxTriangles(const btVector3& half, const btTransform& transform,
                   btVector3 (&triangles)[kBoxTriangles][3]) {
@@ -154,34 +155,50 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     return true;
   }
 
-  // A box, or a compound of boxes (a kerb or a ramp built of them), placed exactly as the mesh
-  // of its faces' triangles (boxTriangles) would be: each triangle's touch offered, so a box kerb
-  // and a mesh kerb of the same shape give the same contact. Bullet's GJK cast places a shape on
-  // a box's edge only to within its margins, with a normal off by tens of degrees: a cylinder
-  // wheel meeting a 15 cm box kerb square on got (0, 0.81, -0.58) on one side and
-  // (0, 0.74, -0.68) on the other, and the car turned 19 deg. False when the object is neither,
-  // or when the shape, backed off by its whole size as a restart backs it off, still overlaps a
-  // box: then Bullet's cast and its restart decide, as for other objects.
+  // A box, or a compound of boxes (a kerb or a ramp built of them), placed exactly: the shape
+  // swept against each box's faces' triangles (boxTriangles), and the box's first contact kept,
+  // as a solid's (its triangles met at that distance, the flattest of them); a first contact
+  // steeper than the max slope is a wall, and the box gives no ground, as with Bullet's cast.
+  // Bullet's GJK cast places a shape on a box's edge only to within its margins, with a normal
+  // off by tens of degrees: a cylinder wheel meeting a 15 cm box kerb square on got
+  // (0, 0.81, -0.58) on one side and (0, 0.74, -0.68) on the other, and the car turned 19 deg.
+  // False when the object is neither, or when the shape, backed off by its whole size as a
+  // restart backs it off, still overlaps one of the boxes: then Bullet's cast and its restart
+  // decide, as for other objects. An object is placed once a cast, however many of its children
+  // Bullet reports.
   bool offerBoxes(const btCollisionObject& object) {
+    for (int i = 0; i < placedCount_; ++i)
+      if (placed_[i] == &object) return true;
     const btCollisionShape& shape = *object.getCollisionShape();
     const btTransform& transform = object.getWorldTransform();
     if (shape.getShapeType() == BOX_SHAPE_PROXYTYPE) {
-      BoxTouches touches;
-      if (!sweepBox(static_cast<const btBoxShape&>(shape), transform, touches)) return false;
-      offerTouches(touches, object);
-      return true;
+      const auto& box = static_cast<const btBoxShape&>(shape);
+      if (!clearOfBox(box, transform)) return false;
+      sweepBox(box, transform, object);
+    } else if (shape.getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
+      const auto& compound = static_cast<const btCompoundShape&>(shape);
+      const int children = compound.getNumChildShapes();
+      if (children > kMaxCompoundBoxes) return false;
+      // Every child a box, and clear of the backed-off shape, before any is swept.
+      for (int i = 0; i < children; ++i) {
+        const btCollisionShape& child = *compound.getChildShape(i);
+        if (child.getShapeType() != BOX_SHAPE_PROXYTYPE ||
+            !clearOfBox(static_cast<const btBoxShape&>(child), transform * compound.getChildTransform(i)))
+          return false;
+      }
+      btVector3 sweepMin, sweepMax;
+      sweepBounds(sweepMin, sweepMax);
+      for (int i = 0; i < children; ++i) {
+        const btTransform childTransform = transform * compound.getChildTransform(i);
+        btVector3 childMin, childMax;
+        compound.getChildShape(i)->getAabb(childTransform, childMin, childMax);
+        if (TestAabbAgainstAabb2(sweepMin, sweepMax, childMin, childMax))
+          sweepBox(static_cast<const btBoxShape&>(*compound.getChildShape(i)), childTransform, object);
+      }
+    } else {
+      return false;
     }
-    if (shape.getShapeType() != COMPOUND_SHAPE_PROXYTYPE) return false;
-    const auto& compound = static_cast<const btCompoundShape&>(shape);
-    if (compound.getNumChildShapes() > kMaxCompoundBoxes) return false;
-    BoxTouches touches[kMaxCompoundBoxes];
-    for (int i = 0; i < compound.getNumChildShapes(); ++i) {
-      const btCollisionShape& child = *compound.getChildShape(i);
-      if (child.getShapeType() != BOX_SHAPE_PROXYTYPE ||
-          !sweepBox(static_cast<const btBoxShape&>(child), transform * compound.getChildTransform(i), touches[i]))
-        return false;
-    }
-    for (int i = 0; i < compound.getNumChildShapes(); ++i) offerTouches(touches[i], object);
+    if (placedCount_ < kPlacedObjects) placed_[placedCount_++] = &object;
     return true;
   }
 
@@ -207,41 +224,56 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // stands where a ray would put it.
   // A compound of more boxes than this goes through Bullet's cast (a building, not a kerb).
   static constexpr int kMaxCompoundBoxes = 16;
-  struct BoxTouches {
-    TriangleTouch touch[kBoxTriangles];
-    bool touched[kBoxTriangles] = {};
-    bool counts = false;  // false: the box is met before the cast's start, or not at all
-  };
-  // The box at `transform` swept exactly (its triangles' touches); false when the shape backed
-  // off by its whole size still overlaps it.
-  bool sweepBox(const btBoxShape& box, const btTransform& transform, BoxTouches& touches) const {
-    const btScalar size =
-        std::sqrt(shape_.radius * shape_.radius + shape_.halfWidth * shape_.halfWidth);  // m
-    const btScalar back = 2 * size;  // m, as castRestarts backs off
+  // m: a box's triangles met within this of its first contact are met at it (an edge's two
+  // triangles, a face's two halves); float rounding of metre-sized distances is about 1e-6 m.
+  static constexpr btScalar kSameContact = btScalar(1e-4);
+  // Objects placed by offerBoxes this cast; beyond this many, an object is placed again when
+  // Bullet reports it again (the same answer, more work).
+  static constexpr int kPlacedObjects = 8;
+
+  btScalar boundingRadius() const {  // m, of the swept shape
+    return std::sqrt(shape_.radius * shape_.radius + shape_.halfWidth * shape_.halfWidth);
+  }
+  btScalar backOff() const { return 2 * boundingRadius(); }  // m, as castRestarts backs off
+  // The box around the whole sweep, from the backed-off start to the end (world).
+  void sweepBounds(btVector3& boxMin, btVector3& boxMax) const {
+    const btVector3 from = shape_.start - shape_.down * backOff();
+    const btVector3 to = shape_.start + shape_.down * shape_.endDistance;
+    const btScalar reach = boundingRadius();
+    boxMin = from;
+    boxMax = from;
+    boxMin.setMin(to);
+    boxMax.setMax(to);
+    boxMin -= btVector3(reach, reach, reach);
+    boxMax += btVector3(reach, reach, reach);
+  }
+  // True when the shape backed off by its whole size is clear of the box at `transform`.
+  bool clearOfBox(const btBoxShape& box, const btTransform& transform) const {
     const btVector3 half = box.getHalfExtentsWithMargin();
-    const btVector3 backedCentre = transform.invXform(shape_.start - shape_.down * back);
+    const btVector3 backedCentre = transform.invXform(shape_.start - shape_.down * backOff());
     btVector3 nearest = backedCentre;  // the box's point nearest the backed-off centre (box space)
     nearest.setMax(-half);
     nearest.setMin(half);
-    if ((backedCentre - nearest).length2() <= size * size) return false;
+    return (backedCentre - nearest).length2() > boundingRadius() * boundingRadius();
+  }
+  // The box at `transform` swept exactly from the backed-off start; its first contact offered
+  // unless it comes before the cast's start (ground above the wheel, or a box the shape is in:
+  // it does not count, as after a restart).
+  void sweepBox(const btBoxShape& box, const btTransform& transform, const btCollisionObject& object) {
     btVector3 triangles[kBoxTriangles][3];
-    boxTriangles(half, transform, triangles);
+    boxTriangles(box.getHalfExtentsWithMargin(), transform, triangles);
     SweptShape backed = shape_;
-    backed.beginDistance = -back;
+    backed.beginDistance = -backOff();
+    TriangleTouch touches[kBoxTriangles];
+    bool touched[kBoxTriangles];
     btScalar first = BT_LARGE_FLOAT;  // m: where the swept shape meets the box first
     for (int i = 0; i < kBoxTriangles; ++i) {
-      touches.touched[i] = sweepTriangle(backed, triangles[i], touches.touch[i]);
-      if (touches.touched[i]) first = std::min(first, touches.touch[i].distance);
+      touched[i] = sweepTriangle(backed, triangles[i], touches[i]);
+      if (touched[i]) first = std::min(first, touches[i].distance);
     }
-    // A box met before the cast's start is ground above the wheel, or one the shape is in: it
-    // does not count, as after a restart.
-    touches.counts = first >= shape_.beginDistance && first < BT_LARGE_FLOAT;
-    return true;
-  }
-  void offerTouches(const BoxTouches& touches, const btCollisionObject& object) {
-    if (!touches.counts) return;
+    if (!(first >= shape_.beginDistance && first < BT_LARGE_FLOAT)) return;
     for (int i = 0; i < kBoxTriangles; ++i)
-      if (touches.touched[i]) offer(touches.touch[i], object, -1, -1);
+      if (touched[i] && touches[i].distance <= first + kSameContact) offer(touches[i], object, -1, -1);
   }
 
   static void facePlane(const btCollisionObject& object, btVector3& normal, btVector3& point) {
@@ -282,6 +314,8 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   int triangle_ = -1;
   bool restarted_ = false;
   int restartCount_ = 0;
+  const btCollisionObject* placed_[kPlacedObjects] = {};
+  int placedCount_ = 0;
   const btCollisionObject* restarts_[kRestarts] = {};
 };
 
