@@ -97,8 +97,9 @@ class Builder {
   std::string legacyNameHint(const std::string& wanted) const {
     std::vector<std::string> found;
     for (const ObjObject& object : model_.objects) {
-      // A wheel's helpers (wheel1_lower, wheel1_upper) are named so on purpose.
-      const bool helperName = object.name == wanted + "_lower" || object.name == wanted + "_upper";
+      // A wheel's helpers (wheel1_lower, wheel1_upper, or wheel1_lower_Vert from the same
+      // exporter) are named so on purpose.
+      const bool helperName = object.name.rfind(wanted + "_lower", 0) == 0 || object.name.rfind(wanted + "_upper", 0) == 0;
       if (object.name.rfind(wanted + "_", 0) == 0 && !helperName) found.push_back(object.name);
     }
     if (found.empty()) return "";
@@ -135,30 +136,47 @@ class Builder {
       modelError(object ? object->name : name, object ? object->line : 0,
                  "has no [[" + part + "]] record in " + script_.path + " (" + counted + ")");
     }
-    const std::string missing = part + std::to_string(modelCount + 1);
+    const std::string number = std::to_string(modelCount + 1);
+    const std::string missing = part + number, missingAlternative = part + "_" + number;
     std::string found;
     auto lower = [](std::string text) {
       for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
       return text;
     };
+    // Blender's name for a copy: "<name>.001"; here of a part, "wheel1.001" or "wheel_1.001".
+    auto copyOfPart = [&](const std::string& name) {
+      size_t at = part.size();
+      if (name.compare(0, at, part) != 0) return false;
+      if (at < name.size() && name[at] == '_') ++at;
+      const size_t digits = at;
+      while (at < name.size() && std::isdigit(static_cast<unsigned char>(name[at]))) ++at;
+      if (at == digits || at == name.size() || name[at] != '.') return false;
+      const size_t suffix = ++at;
+      while (at < name.size() && std::isdigit(static_cast<unsigned char>(name[at]))) ++at;
+      return at > suffix && at == name.size();
+    };
     for (const ObjObject& object : model_.objects) {
       const std::string name = lower(object.name);
-      if (name == missing || name.rfind(missing + ".", 0) == 0) {
+      const bool nearly = name == missing || name == missingAlternative ||
+                          name.rfind(missing + ".", 0) == 0 || name.rfind(missingAlternative + ".", 0) == 0;
+      if (nearly || copyOfPart(name)) {
         found = "; found '" + object.name + "' at line " + std::to_string(object.line) + " of " + model_.path +
-                ": name it '" + missing + "' exactly (names are case-sensitive, and Blender names a "
-                "duplicated object '<name>.001')";
+                (nearly ? ": name it '" + missing + "' exactly (names are case-sensitive, and Blender names a "
+                          "duplicated object '<name>.001')"
+                        : ": Blender's name for a copy of another part; name it '" + missing + "'");
         break;
       }
     }
     if (found.empty()) found = legacyNameHint(missing);
     if (found.empty()) {
       for (size_t n = modelCount + 2; n <= modelCount + 16 && found.empty(); ++n)
-        if (const ObjObject* later = model_.find(part + std::to_string(n)))
+        if (const ObjObject* later = findEither(part + std::to_string(n), part + "_" + std::to_string(n)))
           found = "; the model has '" + later->name + "' (line " + std::to_string(later->line) +
                   "): parts are numbered from 1 without gaps, and those after a gap are not read";
     }
     scriptError("[[" + part + "]] record " + std::to_string(modelCount + 1), recordLines[modelCount],
-                "has no part '" + missing + "' in the model " + model_.path + " (" + counted + ")" + found);
+                "has no part '" + missing + "' (or '" + missingAlternative + "') in the model " + model_.path +
+                    " (" + counted + ")" + found);
   }
 
   std::vector<btVector3> shifted(const ObjObject& object, btScalar zoffset) const {

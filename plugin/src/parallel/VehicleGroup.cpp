@@ -40,11 +40,12 @@ void VehicleGroup::reserve(const VehicleSettings& settings, int count) {
   // Checked as addVehicle checks it: the block's size comes from the wheels' query settings.
   std::vector<std::string> problems = validateVehicleSettings(settings);
   if (!problems.empty()) throw SettingsError(problems);
+  // The blocks first: the largest request, the one most likely to fail.
+  wheelMemory_->reserve(WheelArray::blockBytesFor(settings), WheelArray::kBlockAlignment, size_t(count));
   const size_t total = vehicles_.size() + size_t(count);
   vehicles_.reserve(total);
   runtimes_.reserve(total);
   resumeAt_.reserve(total);
-  wheelMemory_->reserve(WheelArray::blockBytesFor(settings), WheelArray::kBlockAlignment, size_t(count));
 }
 
 RaycastVehicle& VehicleGroup::vehicle(int index) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <new>
 
 namespace raycar {
@@ -34,6 +35,7 @@ WheelBlockPool::SizeClass& WheelBlockPool::findOrAdd(size_t bytes) {
 void WheelBlockPool::addChunk(SizeClass& sizeClass, size_t blocks) {
   // Room for every block of the class, so that giving blocks back never allocates (it runs in
   // destructors); asked for first, so that a failed allocation leaves the class as it was.
+  if (blocks > SIZE_MAX / sizeClass.bytes) throw std::bad_alloc();  // the chunk's size would wrap
   sizeClass.free.reserve(sizeClass.blockCount + blocks);
   sizeClass.chunks.reserve(sizeClass.chunks.size() + 1);
   auto* chunk = static_cast<unsigned char*>(
