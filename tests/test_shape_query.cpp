@@ -492,6 +492,11 @@ TEST_CASE("the cached shape query finds the contact Bullet's casts find, on bump
 }
 
 TEST_CASE("a box wall beside a rolled wheel, and a plank steeper than the max slope, are not ground: a box is a solid met at its first contact") {
+  // The same wall as a mesh, its face a quad of two triangles, is not ground either on the cached
+  // route: the quad's diagonal is an internal edge (MeshRayCache's InternalEdges), which the
+  // sweep does not meet; it had given the rolled cylinder a contact on the wall with a normal
+  // 3 deg from vertical, 0.29 m up. (Bullet's route for meshes, taken with the cache off or
+  // overfull, sees one triangle at a time and still meets it: README, known limitations.)
   // A box counts by its first contact with the swept shape, as a solid (and as Bullet's cast of
   // it did): when that contact is steeper than the wheel's max slope it is a wall, and the wheel
   // stands on the road beside it, exactly as with no wall there. Swept on into the box, a face's
@@ -513,6 +518,18 @@ TEST_CASE("a box wall beside a rolled wheel, and a plank steeper than the max sl
     walled.addBox(0, btVector3(0.5f, 0.5f, 5),
                   btTransform(btQuaternion::getIdentity(), btVector3(halfWidth + gap + 0.5f, 0.5f, 0)), 1);
     walled.world().updateAabbs();
+    TestWorld meshWalled;
+    meshWalled.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    btTriangleMesh wallMesh;
+    const btScalar face = halfWidth + gap;  // m, x of the wall's face
+    const btVector3 c0(face, 0, -5), c1(face, 0, 5), c2(face, 1, 5), c3(face, 1, -5);
+    wallMesh.addTriangle(c0, c1, c2);
+    wallMesh.addTriangle(c0, c2, c3);
+    btBvhTriangleMeshShape wallShape(&wallMesh, true);
+    btCollisionObject wallObject;
+    wallObject.setCollisionShape(&wallShape);
+    meshWalled.world().addCollisionObject(&wallObject);
+    meshWalled.world().updateAabbs();
     for (const btScalar rollDegrees : {1.0f, 3.0f, 5.0f}) {
       const btScalar roll = rollDegrees * kDegree;
       // The car rolled toward the wall: the suspension axis leans its foot toward +x.
@@ -527,7 +544,8 @@ TEST_CASE("a box wall beside a rolled wheel, and a plank steeper than the max sl
         const BothRoutes onRoad = castBothRoutes(slot.ground(), road.world(), sweep);
         const BothRoutes besideWall = castBothRoutes(slot.ground(), walled.world(), sweep);
         REQUIRE(onRoad.world.hit);
-        for (const WheelRayHit& hit : {besideWall.nearby, besideWall.world}) {
+        const BothRoutes besideMeshWall = castBothRoutes(slot.ground(), meshWalled.world(), sweep);
+        for (const WheelRayHit& hit : {besideWall.nearby, besideWall.world, besideMeshWall.nearby}) {
           CHECK(hit.hit);
           CHECK(std::fabs(hit.distance - onRoad.world.distance) < kSameContact);
           CHECK((hit.normal - btVector3(0, 1, 0)).length() < kSameContact);
@@ -535,6 +553,7 @@ TEST_CASE("a box wall beside a rolled wheel, and a plank steeper than the max sl
         ++compared;
       }
     }
+    meshWalled.world().removeCollisionObject(&wallObject);
   }
   CHECK(compared == 2 * 3 * 3 * 9);
   // A plank tilted 60 deg about z, steeper than a wheel's 45 deg max slope, under the wheel: its

@@ -193,6 +193,7 @@ bool MeshRayCache::refresh(const btCollisionObject& object, const btBvhTriangleM
     boxMax += btVector3(margin, margin, margin);
     const btVector3 slack(kGatherSlack, kGatherSlack, kGatherSlack);
     if (gather(shape, boxMin - slack, boxMax + slack)) {
+      if (keepsVertices_) findInternalEdges();
       // Vertices are read again from the mesh after a refresh, as the kept ones are.
       recent_[0].id = recent_[1].id = CachedTriangle{};
       object_ = &object;
@@ -250,6 +251,44 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     ++count_;
   }
   return true;
+}
+
+void MeshRayCache::findInternalEdges() {
+  // Two triangles share an edge when they have its two corners (the mesh's own numbers, so
+  // exactly equal); they lie in one plane when their normals agree within kSamePlane and their
+  // third corners lie on opposite sides of the edge (not folded back onto each other).
+  constexpr btScalar kSamePlane = btScalar(1e-6);  // 1 - cos: 0.08 deg
+  const CachedVertices* kept = vertexArray();
+  InternalEdges* internal = edgeArray();
+  auto corner = [&](int triangle, int k) {
+    const btScalar* v = kept[triangle].vertices + 3 * (k % 3);
+    return btVector3(v[0], v[1], v[2]);
+  };
+  auto unitNormal = [&](int triangle) {
+    const btVector3 n = (corner(triangle, 1) - corner(triangle, 0)).cross(corner(triangle, 2) - corner(triangle, 0));
+    const btScalar length = n.length();
+    return length > SIMD_EPSILON ? n / length : btVector3(0, 0, 0);
+  };
+  for (int i = 0; i < count_; ++i) internal[i] = 0;
+  for (int i = 0; i < count_; ++i) {
+    const btVector3 normal = unitNormal(i);
+    if (normal.isZero()) continue;
+    for (int edge = 0; edge < 3; ++edge) {
+      const btVector3 a = corner(i, edge), b = corner(i, edge + 1), apex = corner(i, edge + 2);
+      for (int j = 0; j < count_ && !(internal[i] >> edge & 1); ++j) {
+        if (j == i) continue;
+        for (int other = 0; other < 3; ++other) {
+          const btVector3 c = corner(j, other), d = corner(j, other + 1);
+          if (!((c == a && d == b) || (c == b && d == a))) continue;
+          const btVector3 otherNormal = unitNormal(j);
+          const btVector3 along = b - a;
+          const bool samePlane = 1 - std::fabs(normal.dot(otherNormal)) < kSamePlane;
+          const bool opposite = along.cross(apex - a).dot(along.cross(corner(j, other + 2) - a)) < 0;
+          if (samePlane && opposite) internal[i] |= InternalEdges(1 << edge);
+        }
+      }
+    }
+  }
 }
 
 unsigned char* CacheMemory::take(size_t bytes) {

@@ -71,6 +71,12 @@ struct CachedTriangle {
 struct CachedVertices {
   btScalar vertices[9];
 };
+// Which of a kept triangle's edges are internal: shared with a cached neighbour in the same plane
+// (a quad's diagonal, a flat road's seams). Bit k is the edge from vertex k to vertex k + 1. A
+// shape cannot meet such an edge before it meets one of the two faces, so a sweep skips it: a
+// wheel pressed against a wall quad, overlapping one half, had met the other half's diagonal
+// with a normal close to vertical and stood on the wall.
+using InternalEdges = unsigned char;
 
 class MeshRayCache {
  public:
@@ -89,7 +95,7 @@ class MeshRayCache {
   // Bytes of storage `capacity` leaves take.
   static size_t storageBytes(int capacity, bool keepVertices) {
     return size_t(capacity) * (sizeof(CachedLeaf) + sizeof(CachedTriangle) +
-                               (keepVertices ? sizeof(CachedVertices) : 0));
+                               (keepVertices ? sizeof(CachedVertices) + sizeof(InternalEdges) : 0));
   }
   void clear() { object_ = nullptr; }
   bool holds(const btCollisionObject& object) const { return object_ == &object; }
@@ -113,6 +119,7 @@ class MeshRayCache {
   const CachedLeaf* leaves() const { return leafArray(); }
   const CachedTriangle* triangles() const { return triangleArray(); }
   const CachedVertices* vertices() const { return vertexArray(); }  // null unless kept
+  const InternalEdges* internalEdges() const { return edgeArray(); }  // null unless kept
   const btQuantizedBvh& bvh() const { return *bvh_; }
 
  private:
@@ -121,6 +128,7 @@ class MeshRayCache {
                const btVector3& wantedMin, const btVector3& wantedMax,
                const btVector3& displacement, btScalar margin);
   bool gather(const btBvhTriangleMeshShape& shape, const btVector3& boxMin, const btVector3& boxMax);
+  void findInternalEdges();  // of the kept triangles, after a gather
 
   // The vertices of a triangle a ray passes, when the cache does not keep them: from the two
   // triangles the last rays passed, else read from the mesh into the older of the two. A wheel
@@ -128,7 +136,8 @@ class MeshRayCache {
   // arrays waits on memory (7% of a hundred cars' step).
   const btScalar* passedTriangle(const btStridingMeshInterface& mesh, const CachedTriangle& triangle);
 
-  // The storage's three arrays, capacity_ entries each, one after the other (attach).
+  // The storage's arrays, capacity_ entries each, one after the other (attach): boxes,
+  // triangles, and when kept vertices and internal edges.
   CachedLeaf* leafArray() const { return reinterpret_cast<CachedLeaf*>(storage_); }
   CachedTriangle* triangleArray() const {
     return reinterpret_cast<CachedTriangle*>(storage_ + size_t(capacity_) * sizeof(CachedLeaf));
@@ -136,6 +145,12 @@ class MeshRayCache {
   CachedVertices* vertexArray() const {
     return keepsVertices_ ? reinterpret_cast<CachedVertices*>(
                                 storage_ + size_t(capacity_) * (sizeof(CachedLeaf) + sizeof(CachedTriangle)))
+                          : nullptr;
+  }
+  InternalEdges* edgeArray() const {
+    return keepsVertices_ ? reinterpret_cast<InternalEdges*>(
+                                storage_ + size_t(capacity_) * (sizeof(CachedLeaf) + sizeof(CachedTriangle) +
+                                                                sizeof(CachedVertices)))
                           : nullptr;
   }
 

@@ -353,6 +353,7 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
   const CachedLeaf* leaves = cache.leaves();
   const CachedTriangle* triangles = cache.triangles();
   const CachedVertices* cachedVertices = cache.vertices();  // kept: a shape's caches keep them
+  const InternalEdges* internalEdges = cache.internalEdges();
   auto overlaps = [&](int i) {
     return testQuantizedAabbAgainstQuantizedAabb(quantizedMin, quantizedMax, leaves[i].quantizedMin,
                                                  leaves[i].quantizedMax) != 0;
@@ -395,14 +396,14 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
     btVector3 vertices[3];
     meshTriangle(boundary[k], vertices);
     TriangleTouch touch;
-    if (sweepTriangleBoundary(local, vertices, touch)) offer(boundary[k], touch);
+    if (sweepTriangleBoundary(local, vertices, touch, internalEdges[boundary[k]])) offer(boundary[k], touch);
   }
   // More triangles than the list holds: the rest the slow way, every one in full.
   for (int i = 0; overflow && i < cache.triangleCount(); ++i) {
     btVector3 vertices[3];
     meshTriangle(i, vertices);
     TriangleTouch touch;
-    if (overlaps(i) && sweepTriangle(local, vertices, touch)) offer(i, touch);
+    if (overlaps(i) && sweepTriangle(local, vertices, touch, internalEdges[i])) offer(i, touch);
   }
   return true;
 }

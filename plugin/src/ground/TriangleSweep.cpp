@@ -233,7 +233,7 @@ FaceTouch sweepTriangleFace(const SweptShape& shape, const btVector3 (&triangle)
 }
 
 bool sweepTriangleBoundary(const SweptShape& shape, const btVector3 (&triangle)[3],
-                           TriangleTouch& touch) {
+                           TriangleTouch& touch, unsigned char internalEdges) {
   const TriangleBand band(shape, triangle);
   if (band.missed()) return false;
   BoundaryTouch touches;
@@ -244,7 +244,7 @@ bool sweepTriangleBoundary(const SweptShape& shape, const btVector3 (&triangle)[
     if (band.reachable(corner) && pointEntry(shape, a, distance, centre))
       touches.offer(distance, a, centre - a);
     const int next = (corner + 1) % 3;
-    if (band.edgeMissed(corner, next)) continue;
+    if ((internalEdges >> corner & 1) || band.edgeMissed(corner, next)) continue;
     btVector3 edge = triangle[next] - a;
     const btScalar edgeLength = edge.length();
     if (!(edgeLength > SIMD_EPSILON)) continue;
@@ -267,13 +267,14 @@ bool sweepTriangleBoundary(const SweptShape& shape, const btVector3 (&triangle)[
   return touch.distance >= shape.beginDistance && touch.distance <= shape.endDistance;
 }
 
-bool sweepTriangle(const SweptShape& shape, const btVector3 (&triangle)[3], TriangleTouch& touch) {
+bool sweepTriangle(const SweptShape& shape, const btVector3 (&triangle)[3], TriangleTouch& touch,
+                   unsigned char internalEdges) {
   switch (sweepTriangleFace(shape, triangle, touch)) {
     case FaceTouch::Touch: return true;
     case FaceTouch::Miss: return false;
     case FaceTouch::Boundary: break;
   }
-  return sweepTriangleBoundary(shape, triangle, touch);
+  return sweepTriangleBoundary(shape, triangle, touch, internalEdges);
 }
 
 }  // namespace raycar

@@ -53,8 +53,11 @@ struct TriangleTouch {
 };
 
 // The first touch of `shape` with the triangle (world vertices) within [beginDistance,
-// endDistance]; false when there is none.
-bool sweepTriangle(const SweptShape& shape, const btVector3 (&triangle)[3], TriangleTouch& touch);
+// endDistance]; false when there is none. Bit k of `internalEdges` set: the edge from vertex k to
+// vertex k + 1 is shared with a neighbour in the same plane, and is not met (the neighbour's face
+// is met first); the edge's ends still are.
+bool sweepTriangle(const SweptShape& shape, const btVector3 (&triangle)[3], TriangleTouch& touch,
+                   unsigned char internalEdges = 0);
 
 // sweepTriangle in two halves, for a caller with many triangles: the face touches of all first
 // (cheap), whose closest then bounds the sweep's end for the boundary touches of the rest, and
@@ -67,6 +70,6 @@ enum class FaceTouch {
 FaceTouch sweepTriangleFace(const SweptShape& shape, const btVector3 (&triangle)[3],
                             TriangleTouch& touch);
 bool sweepTriangleBoundary(const SweptShape& shape, const btVector3 (&triangle)[3],
-                           TriangleTouch& touch);
+                           TriangleTouch& touch, unsigned char internalEdges = 0);
 
 }  // namespace raycar
