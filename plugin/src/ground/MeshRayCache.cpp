@@ -264,7 +264,8 @@ void MeshRayCache::findInternalEdges() {
   // third corners lie on opposite sides of the edge (not folded back onto each other). The edges
   // meet in a hash table keyed by their corners (either order), so a refresh of 32 triangles
   // pairs 96 edges in about 7 k instructions, where comparing all pairs took 140 k. The table is
-  // each thread's, grown (allocated) only when a cache holds more triangles than any before.
+  // each thread's, sized for the cache's capacity (the settings'), so it is allocated when a
+  // thread first refreshes a cache of that capacity, not as the ground gets denser.
   constexpr btScalar kSamePlane = btScalar(1e-6);  // 1 - cos: 0.08 deg
   struct EdgeTable {
     std::vector<std::int32_t> slots;  // an edge, triangle x 3 + edge, or -1
@@ -275,13 +276,13 @@ void MeshRayCache::findInternalEdges() {
   const CachedVertices* kept = vertexArray();
   InternalEdges* internal = edgeArray();
   const int count = count_;
-  size_t tableSize = 64;  // slots: a power of two, at least twice the edges
-  while (tableSize < size_t(6 * count)) tableSize *= 2;
+  size_t tableSize = 64;  // slots: a power of two, at least twice the edges the cache can hold
+  while (tableSize < 6 * size_t(capacity_)) tableSize *= 2;
   if (table.slots.size() < tableSize) {
     table.slots.resize(tableSize);
     table.hashes.resize(tableSize);
   }
-  if (table.normals.size() < size_t(count)) table.normals.resize(size_t(count));
+  if (table.normals.size() < size_t(capacity_)) table.normals.resize(size_t(capacity_));
   std::fill(table.slots.begin(), table.slots.begin() + std::ptrdiff_t(tableSize), -1);
   const size_t mask = tableSize - 1;
   for (int i = 0; i < count; ++i) internal[i] = 0;

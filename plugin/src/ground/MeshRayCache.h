@@ -73,9 +73,11 @@ struct CachedVertices {
 };
 // Which of a kept triangle's edges are internal: shared with a cached neighbour in the same plane
 // (a quad's diagonal, a flat road's seams). Bit k is the edge from vertex k to vertex k + 1. A
-// shape cannot meet such an edge before it meets one of the two faces, so a sweep skips it: a
-// wheel pressed against a wall quad, overlapping one half, had met the other half's diagonal
-// with a normal close to vertical and stood on the wall.
+// sweep that meets such an edge takes the face's normal there (sweepTriangle), not the edge's:
+// a wheel pressed against a wall quad, overlapping one half, had met the other half's diagonal
+// with a normal close to vertical and stood on the wall. The edge is still met where it is met:
+// skipping it lost the ground on a ridge of a twentieth of a degree and found a far edge when
+// the shape started inside the neighbour.
 using InternalEdges = unsigned char;
 
 class MeshRayCache {

@@ -244,23 +244,36 @@ bool sweepTriangleBoundary(const SweptShape& shape, const btVector3 (&triangle)[
     if (band.reachable(corner) && pointEntry(shape, a, distance, centre))
       touches.offer(distance, a, centre - a);
     const int next = (corner + 1) % 3;
-    if ((internalEdges >> corner & 1) || band.edgeMissed(corner, next)) continue;
+    if (band.edgeMissed(corner, next)) continue;
     btVector3 edge = triangle[next] - a;
     const btScalar edgeLength = edge.length();
     if (!(edgeLength > SIMD_EPSILON)) continue;
     edge /= edgeLength;
+    BoundaryTouch edgeTouches;  // this edge's first touch
     if (!shape.cylinder) {
-      lineTangentRound(shape, a, edge, edgeLength, touches);
-      continue;
-    }
-    const btVector3 across = shape.axle.cross(edge);
-    const btScalar across2 = across.length2();
-    if (across2 < kParallelEdge) {
-      lineTangentRound(shape, a, edge, edgeLength, touches);
+      lineTangentRound(shape, a, edge, edgeLength, edgeTouches);
     } else {
-      lineTangentSide(shape, a, edge, edgeLength, across, across2, touches);
-      rimCrossings(shape, a, edge, edgeLength, touches);
+      const btVector3 across = shape.axle.cross(edge);
+      const btScalar across2 = across.length2();
+      if (across2 < kParallelEdge) {
+        lineTangentRound(shape, a, edge, edgeLength, edgeTouches);
+      } else {
+        lineTangentSide(shape, a, edge, edgeLength, across, across2, edgeTouches);
+        rimCrossings(shape, a, edge, edgeLength, edgeTouches);
+      }
     }
+    if (!edgeTouches.found()) continue;
+    const TriangleTouch& edgeTouch = edgeTouches.best();
+    // An internal edge is met where it is met (a ridge too slight to call an edge, a shape
+    // already in the neighbour: the distance decides), but with the face's normal: it is no edge
+    // of the ground, and its own normal, from the edge to the shape's centre, had stood a wheel
+    // pressed against a wall quad on the quad's diagonal.
+    btVector3 normal = edgeTouch.normal;
+    if (internalEdges >> corner & 1) {
+      normal = (triangle[1] - triangle[0]).cross(triangle[2] - triangle[0]);
+      if (normal.dot(shape.down) > 0) normal = -normal;  // toward the shape, which comes from above
+    }
+    touches.offer(edgeTouch.distance, edgeTouch.point, normal);
   }
   if (!touches.found()) return false;
   touch = touches.best();

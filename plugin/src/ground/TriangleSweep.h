@@ -54,8 +54,8 @@ struct TriangleTouch {
 
 // The first touch of `shape` with the triangle (world vertices) within [beginDistance,
 // endDistance]; false when there is none. Bit k of `internalEdges` set: the edge from vertex k to
-// vertex k + 1 is shared with a neighbour in the same plane, and is not met (the neighbour's face
-// is met first); the edge's ends still are.
+// vertex k + 1 is shared with a neighbour in the same plane; a touch on it gets the face's normal
+// (it is no edge of the ground), not the one from the edge to the shape's centre.
 bool sweepTriangle(const SweptShape& shape, const btVector3 (&triangle)[3], TriangleTouch& touch,
                    unsigned char internalEdges = 0);
 
