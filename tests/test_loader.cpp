@@ -313,6 +313,22 @@ TEST_CASE("every script key that writes a settings number documents the C++ defa
   CHECK(checked >= 70);  // the bound keys (83 rows; a few have no key of their own)
 }
 
+namespace {
+// The settings problems of the script `text` (named `name`) built on the base car model, each
+// placed, and the error's own text in `what`; none when it builds.
+std::vector<std::string> settingsProblems(const std::string& text, const std::string& name, std::string& what) {
+  const VehicleScript script = parseVehicleScript(text, name);
+  const ObjModel model = loadObjModel(kTestData + "/base/car.obj");
+  try {
+    buildVehicle(script, model);
+  } catch (const SettingsError& error) {
+    what = error.what();
+    return error.problems();
+  }
+  return {};
+}
+}  // namespace
+
 TEST_CASE("a rule broken between settings is reported at the key that set it") {
   // Every key here is in range on its own; the rules between them are not met. Each problem
   // names the file, the line and the key that set the member the rule is about.
@@ -327,15 +343,9 @@ TEST_CASE("a rule broken between settings is reported at the key that set it") {
       "[[differential]]\naxle = 1\ntorque_share = 0.6\n"            // 19-21
       "[params]\nengine_idleRPM = 6000\nengine_maxRPM = 5000\n"     // 22-24
       "engine_shiftupRPM = 3000\nengine_shiftdownRPM = 3500\n";     // 25-26
-  const VehicleScript script = parseVehicleScript(text, "rules.vehicle.toml");
-  const ObjModel model = loadObjModel(kTestData + "/base/car.obj");
-  std::vector<std::string> problems;
-  try {
-    buildVehicle(script, model);
-  } catch (const SettingsError& error) {
-    problems = error.problems();
-    CHECK(std::string(error.what()).find("rules.vehicle.toml:") == 0);
-  }
+  std::string what;
+  const std::vector<std::string> problems = settingsProblems(text, "rules.vehicle.toml", what);
+  CHECK(what.find("rules.vehicle.toml:") == 0);
   struct Row {
     const char* place;  // file:line: key
     const char* rule;
@@ -367,15 +377,9 @@ TEST_CASE("a rule broken by the one member the file sets is reported at that mem
       "engine_shiftupRPM = 500\nengine_shiftdownRPM = 400\n";  // 7-8
   const std::string wheels = "[[wheel]]\naxle = 0\n[[wheel]]\naxle = 0\n[[wheel]]\naxle = 1\ndriving = 1\n"
                              "[[wheel]]\naxle = 1\ndriving = 1\n";
-  const VehicleScript script = parseVehicleScript(text + wheels, "maxrpm.vehicle.toml");
-  const ObjModel model = loadObjModel(kTestData + "/base/car.obj");
-  std::vector<std::string> problems;
-  try {
-    buildVehicle(script, model);
-  } catch (const SettingsError& error) {
-    problems = error.problems();
-    CHECK(std::string(error.what()).find("maxrpm.vehicle.toml:6: params.engine_maxRPM: ") == 0);
-  }
+  std::string what;
+  const std::vector<std::string> problems = settingsProblems(text + wheels, "maxrpm.vehicle.toml", what);
+  CHECK(what.find("maxrpm.vehicle.toml:6: params.engine_maxRPM: ") == 0);
   REQUIRE(problems.size() >= 2);
   const char* rules[] = {"engine.idleRpm (engine_idleRPM) must be below", "engine.startRpm (engine_startRPM) must lie in"};
   for (const char* rule : rules) {
