@@ -1,6 +1,8 @@
 // Settings are validated once, at construction; bad inputs get a clear error.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include <cmath>
 
 #include "TestWorld.h"
@@ -115,6 +117,19 @@ TEST_CASE("a step of dt = 0, negative or NaN leaves the vehicle and chassis unto
     CHECK(car.chassis->getLinearVelocity() == btVector3(1, 0, 2));
     CHECK(car.vehicle->wheelState(0).normalLoad == 0);
   }
+  // After real steps too: the vehicle's whole state, saved byte for byte, is as it was (a call
+  // with no valid step had cleared the solve's expected velocity, one byte of it).
+  for (int i = 0; i < 30; ++i) world.step(1.0f / 120);
+  std::vector<std::uint8_t> before, after;
+  car.vehicle->saveState(before);
+  for (btScalar dt : {btScalar(0), btScalar(-0.01), btScalar(NAN), btScalar(INFINITY)}) {
+    car.vehicle->updateAction(&world.world(), dt);
+    car.vehicle->saveState(after);
+    CHECK(after == before);
+  }
+  car.vehicle->updateAction(nullptr, 1.0f / 120);  // no world: no step either
+  car.vehicle->saveState(after);
+  CHECK(after == before);
 }
 
 TEST_CASE("a static or kinematic chassis is rejected: the vehicle needs a body to push") {

@@ -1,5 +1,7 @@
 #include "vehicle/StepStages.h"
 
+#include <cmath>
+
 namespace raycar {
 
 StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& context) {
@@ -7,7 +9,10 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
   switch (next) {
     case StepStage::Begin:
       if (!vehicle.beginStep(context.world, dt)) {
-        vehicle.solver.forgetExpectedVelocity();  // nothing solved to compare the next step with
+        // A step the chassis went through without a solve (asleep, or its state not finite)
+        // leaves nothing to compare the next step with; a call that is no step at all (no world,
+        // dt <= 0 or not finite) changes nothing.
+        if (context.world != nullptr && dt > 0 && std::isfinite(dt)) vehicle.solver.forgetExpectedVelocity();
         return StepStage::Done;
       }
       [[fallthrough]];

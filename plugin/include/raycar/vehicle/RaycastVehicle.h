@@ -63,8 +63,8 @@ class RaycastVehicle : public btActionInterface {
   void updateAction(btCollisionWorld* world, btScalar dt) override;
   void debugDraw(btIDebugDraw* drawer) override;
 
-  // The driver's input, held until the next call. NaN components count as rejected
-  // (rejectedInputs()) and act as 0; out-of-range values are clamped. Wakes the chassis.
+  // The driver's input, held until the next call. NaN and infinite components count as rejected
+  // (rejectedInputs()) and act as 0; finite out-of-range values are clamped. Wakes the chassis.
   void setInput(const DriverInput& input);
 
   // Per-wheel inputs, held until changed, added to the drivetrain's; a change wakes the chassis.
