@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <cmath>
 #include <memory>
@@ -322,10 +323,10 @@ TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 
 namespace {
 
 // A car coasting square onto a 12 cm kerb at 5 m/s on `kind` wheels, the kerb a btBoxShape, a
-// btCompoundShape of two boxes (the left and right halves) or a triangle mesh of the same shape
-// (z from 5 to 30 m, x within 5 m): the largest yaw rate (rad/s) and the chassis' position 3 s
-// later.
-enum class KerbBuild { Box, TwoBoxes, Mesh };
+// btCompoundShape of two boxes (the left and right halves), one of 25 boxes 0.4 m wide (seams
+// under the wheels) with a sphere far along, or a triangle mesh of the same shape (z from 5 to
+// 30 m, x within 5 m): the largest yaw rate (rad/s) and the chassis' position 3 s later.
+enum class KerbBuild { Box, TwoBoxes, ManyBoxes, Mesh };
 struct KerbClimb {
   btScalar largestYawRate = 0;
   btVector3 finalPosition{0, 0, 0};
@@ -336,13 +337,20 @@ KerbClimb climbKerb(GroundQueryKind kind, KerbBuild build) {
   world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
   ProfileGround mesh({{5, 0}, {5, height}, {30, height}, {30, 0}});  // x within 5 m
   btBoxShape half(btVector3(2.5f, height / 2, 12.5f));
+  btBoxShape slice(btVector3(0.2f, height / 2, 12.5f));
+  btSphereShape farSphere(0.5f);
   btCompoundShape halves;
   btCollisionObject twoBoxes;
   if (build == KerbBuild::Box)
     world.addBox(0, btVector3(5, height / 2, 12.5f), btTransform(btQuaternion::getIdentity(), btVector3(0, height / 2, 17.5f)), 1);
-  if (build == KerbBuild::TwoBoxes) {
-    for (const btScalar x : {-2.5f, 2.5f})
-      halves.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(x, 0, 0)), &half);
+  if (build == KerbBuild::TwoBoxes || build == KerbBuild::ManyBoxes) {
+    if (build == KerbBuild::TwoBoxes)
+      for (const btScalar x : {-2.5f, 2.5f})
+        halves.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(x, 0, 0)), &half);
+    for (int i = 0; build == KerbBuild::ManyBoxes && i < 25; ++i)
+      halves.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(-4.8f + 0.4f * btScalar(i), 0, 0)), &slice);
+    if (build == KerbBuild::ManyBoxes)  // not a box, but never near a wheel
+      halves.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 40)), &farSphere);
     twoBoxes.setCollisionShape(&halves);
     twoBoxes.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, height / 2, 17.5f)));
     twoBoxes.setFriction(1);
@@ -361,14 +369,15 @@ KerbClimb climbKerb(GroundQueryKind kind, KerbBuild build) {
   }
   climb.finalPosition = car.chassis->getCenterOfMassPosition();
   if (build == KerbBuild::Mesh) world.world().removeCollisionObject(&mesh.object);
-  if (build == KerbBuild::TwoBoxes) world.world().removeCollisionObject(&twoBoxes);
+  if (build != KerbBuild::Box && build != KerbBuild::Mesh) world.world().removeCollisionObject(&twoBoxes);
   return climb;
 }
 
 }  // namespace
 
 TEST_CASE("a car on sphere or cylinder wheels climbs a box kerb met square on straight, as it climbs a mesh kerb of the same shape") {
-  // The box kerb is also built as a compound of two boxes, its halves (a compound of boxes is
+  // The box kerb is also built as a compound of two boxes, its halves, and as one of 25 slices
+  // with a sphere far along it (a compound's children near the wheel, all boxes here, are
   // placed box by box too).
   // The kerb and the car are mirror images of themselves left to right, so the left and right
   // wheels' contacts are too, and nothing turns the car: a yaw rate is the contacts' error. Its
@@ -379,6 +388,8 @@ TEST_CASE("a car on sphere or cylinder wheels climbs a box kerb met square on st
     CAPTURE(int(kind));
     const KerbClimb onBox = climbKerb(kind, KerbBuild::Box);
     const KerbClimb onBoxes = climbKerb(kind, KerbBuild::TwoBoxes);
+    const KerbClimb onSlices = climbKerb(kind, KerbBuild::ManyBoxes);
+    CAPTURE(onSlices.largestYawRate);
     const KerbClimb onMesh = climbKerb(kind, KerbBuild::Mesh);
     CAPTURE(onBoxes.largestYawRate);
     CAPTURE(onBox.largestYawRate);
@@ -390,6 +401,8 @@ TEST_CASE("a car on sphere or cylinder wheels climbs a box kerb met square on st
     CHECK((onBox.finalPosition - onMesh.finalPosition).length() < 1e-3f);
     CHECK(onBoxes.largestYawRate < 1e-3f);
     CHECK((onBoxes.finalPosition - onMesh.finalPosition).length() < 1e-3f);
+    CHECK(onSlices.largestYawRate < 1e-3f);
+    CHECK((onSlices.finalPosition - onMesh.finalPosition).length() < 1e-3f);
   }
 }
 

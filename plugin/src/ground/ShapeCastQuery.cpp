@@ -1,6 +1,7 @@
 #include "ground/ShapeCastQuery.h"
 
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/BroadphaseCollision/btDbvt.h>
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
@@ -176,25 +177,23 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
       if (!clearOfBox(box, transform)) return false;
       sweepBox(box, transform, object);
     } else if (shape.getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
+      // The children near the sweep (the backed-off start to the end, grown by the shape's
+      // size), through the compound's own tree when it keeps one: each must be a box clear of
+      // the backed-off shape before any is swept. Children away from the sweep do not matter,
+      // whatever their shape; more near ones than kMaxNearChildren go to Bullet.
       const auto& compound = static_cast<const btCompoundShape&>(shape);
-      const int children = compound.getNumChildShapes();
-      if (children > kMaxCompoundBoxes) return false;
-      // Every child a box, and clear of the backed-off shape, before any is swept.
-      for (int i = 0; i < children; ++i) {
-        const btCollisionShape& child = *compound.getChildShape(i);
+      int near[kMaxNearChildren];
+      int nearCount = 0;
+      if (!childrenNear(compound, transform, near, nearCount)) return false;
+      for (int k = 0; k < nearCount; ++k) {
+        const btCollisionShape& child = *compound.getChildShape(near[k]);
         if (child.getShapeType() != BOX_SHAPE_PROXYTYPE ||
-            !clearOfBox(static_cast<const btBoxShape&>(child), transform * compound.getChildTransform(i)))
+            !clearOfBox(static_cast<const btBoxShape&>(child), transform * compound.getChildTransform(near[k])))
           return false;
       }
-      btVector3 sweepMin, sweepMax;
-      sweepBounds(sweepMin, sweepMax);
-      for (int i = 0; i < children; ++i) {
-        const btTransform childTransform = transform * compound.getChildTransform(i);
-        btVector3 childMin, childMax;
-        compound.getChildShape(i)->getAabb(childTransform, childMin, childMax);
-        if (TestAabbAgainstAabb2(sweepMin, sweepMax, childMin, childMax))
-          sweepBox(static_cast<const btBoxShape&>(*compound.getChildShape(i)), childTransform, object);
-      }
+      for (int k = 0; k < nearCount; ++k)
+        sweepBox(static_cast<const btBoxShape&>(*compound.getChildShape(near[k])),
+                 transform * compound.getChildTransform(near[k]), object);
     } else {
       return false;
     }
@@ -222,8 +221,51 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // Bullet's GJK places a hit on a box to about 1e-4 m and its normal to about 1e-4: a box's
   // face whose normal lies within a degree of Bullet's replaces them, so a wheel on a platform
   // stands where a ray would put it.
-  // A compound of more boxes than this goes through Bullet's cast (a building, not a kerb).
-  static constexpr int kMaxCompoundBoxes = 16;
+  // A compound with more children than this near one wheel's sweep goes through Bullet's cast.
+  static constexpr int kMaxNearChildren = 32;
+  // The compound's children whose boxes overlap the sweep's, into near[]; false when more than
+  // kMaxNearChildren do. Walks the compound's tree when it has one (its volumes are in the
+  // compound's space), without allocating; else every child.
+  bool childrenNear(const btCompoundShape& compound, const btTransform& transform, int* near, int& count) const {
+    const btVector3 from = transform.invXform(shape_.start - shape_.down * backOff());
+    const btVector3 to = transform.invXform(shape_.start + shape_.down * shape_.endDistance);
+    const btScalar reach = boundingRadius();
+    btVector3 localMin = from, localMax = from;
+    localMin.setMin(to);
+    localMax.setMax(to);
+    localMin -= btVector3(reach, reach, reach);
+    localMax += btVector3(reach, reach, reach);
+    count = 0;
+    const btDbvt* tree = compound.getDynamicAabbTree();
+    if (tree == nullptr || tree->m_root == nullptr) {
+      for (int i = 0; i < compound.getNumChildShapes(); ++i) {
+        btVector3 childMin, childMax;
+        compound.getChildShape(i)->getAabb(compound.getChildTransform(i), childMin, childMax);
+        if (!TestAabbAgainstAabb2(localMin, localMax, childMin, childMax)) continue;
+        if (count == kMaxNearChildren) return false;
+        near[count++] = i;
+      }
+      return true;
+    }
+    const btDbvtVolume volume = btDbvtVolume::FromMM(localMin, localMax);
+    constexpr int kStackSize = 128;  // far beyond a balanced tree's depth
+    const btDbvtNode* stack[kStackSize];
+    int depth = 0;
+    stack[depth++] = tree->m_root;
+    while (depth > 0) {
+      const btDbvtNode* node = stack[--depth];
+      if (!Intersect(node->volume, volume)) continue;
+      if (node->isinternal()) {
+        if (depth + 2 > kStackSize) return false;
+        stack[depth++] = node->childs[0];
+        stack[depth++] = node->childs[1];
+        continue;
+      }
+      if (count == kMaxNearChildren) return false;
+      near[count++] = node->dataAsInt;
+    }
+    return true;
+  }
   // m: a box's triangles met within this of its first contact are met at it (an edge's two
   // triangles, a face's two halves); float rounding of metre-sized distances is about 1e-6 m.
   static constexpr btScalar kSameContact = btScalar(1e-4);
