@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <cmath>
@@ -662,6 +663,59 @@ TEST_CASE("an edge between two triangles in one plane is met with the face's nor
     CHECK(sameContact(hits.nearby, hits.world));
   }
   quadWorld.world().removeCollisionObject(&quadObject);
+}
+
+TEST_CASE("on a heightfield a sphere or cylinder wheel finds its triangles' exact contact: flat ground is flat, a slope its slope") {
+  // A btHeightfieldTerrainShape's triangles near the sweep are placed exactly, as a mesh's are.
+  // Bullet's cast of a cylinder had tilted contacts on flat heightfield ground by up to 21 deg
+  // and lifted them 17 mm, and rolled a car driving straight. Here: a 16 x 16 m field of 0.25 m
+  // cells, flat, then tilted 10 deg along x; 30 wheel positions each, both routes. Budget:
+  // kSameContact (1e-5 m and in the normal).
+  const int side = 65;  // samples a side
+  const btScalar cell = 0.25f;
+  for (const btScalar slopeDegrees : {0.0f, 10.0f}) {
+    std::vector<float> heights(size_t(side * side));
+    const btScalar grade = std::tan(slopeDegrees * kDegree);
+    for (int j = 0; j < side; ++j)
+      for (int i = 0; i < side; ++i) heights[size_t(j * side + i)] = float(grade * cell * btScalar(i - side / 2));
+    const float range = float(grade * cell * side);
+    btHeightfieldTerrainShape field(side, side, heights.data(), 1.0f, -range, range, 1, PHY_FLOAT, false);
+    field.setLocalScaling(btVector3(cell, 1, cell));
+    btCollisionObject ground;
+    ground.setCollisionShape(&field);
+    TestWorld world;
+    world.world().addCollisionObject(&ground);
+    world.world().updateAabbs();
+    const btVector3 up = btVector3(-grade, 1, 0).normalized();
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> place(-5, 5);
+    for (const GroundQueryKind kind : {GroundQueryKind::Sphere, GroundQueryKind::Cylinder}) {
+      StoredQuery slot(wheelWith(kind), WheelQuerySettings{});
+      for (int k = 0; k < 30; ++k) {
+        const btScalar x = place(random), z = place(random);
+        CAPTURE(slopeDegrees);
+        CAPTURE(int(kind));
+        CAPTURE(x);
+        CAPTURE(z);
+        const btVector3 top(x, grade * x + kRadius + 0.2f, z);
+        const GroundSweep sweep{top, top + btVector3(0, -1, 0) * (kTravel + kRadius), btVector3(0, 0, 0),
+                                btVector3(1, 0, 0)};
+        const BothRoutes hits = castBothRoutes(slot.ground(), world.world(), sweep);
+        for (const WheelRayHit& hit : {hits.nearby, hits.world}) {
+          REQUIRE(hit.hit);
+          CHECK((hit.normal - up).length() < kSameContact);
+          // The plane's touch: the shape's extent along the normal, measured vertically.
+          const btScalar extent = kind == GroundQueryKind::Sphere
+                                      ? kRadius
+                                      : kRadius * std::sqrt(1 - up.x() * up.x()) + kWidth / 2 * std::fabs(up.x());
+          const btScalar centreAtTouch = grade * x + extent / up.y();  // the shape's centre height then
+          // hit.distance is the sweep's (hitFrom): from the centre one radius above the top.
+          CHECK(std::fabs(hit.distance - (top.y() + kRadius - centreAtTouch)) < kSameContact);
+        }
+      }
+    }
+    world.world().removeCollisionObject(&ground);
+  }
 }
 
 TEST_CASE("a box the cast starts inside is cast again from outside: ground above the cast's start is ignored, ground just below it found exactly") {

@@ -258,14 +258,14 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
   return true;
 }
 
-void MeshRayCache::findInternalEdges() {
+void findInternalEdges(const CachedVertices* kept, int count, int capacity, InternalEdges* internal) {
   // Two triangles share an edge when they have its two corners (the mesh's own numbers, so
   // exactly equal); they lie in one plane when their normals agree within kSamePlane and their
   // third corners lie on opposite sides of the edge (not folded back onto each other). The edges
   // meet in a hash table keyed by their corners (either order), so a refresh of 32 triangles
   // pairs 96 edges in about 7 k instructions, where comparing all pairs took 140 k. The table is
-  // each thread's, sized for the cache's capacity (the settings'), so it is allocated when a
-  // thread first refreshes a cache of that capacity, not as the ground gets denser.
+  // each thread's, sized for `capacity` (a cache's, from the settings), so it is allocated when
+  // a thread first meets that capacity, not as the ground gets denser.
   constexpr btScalar kSamePlane = btScalar(1e-6);  // 1 - cos: 0.08 deg
   struct EdgeTable {
     std::vector<std::int32_t> slots;  // an edge, triangle x 3 + edge, or -1
@@ -273,16 +273,13 @@ void MeshRayCache::findInternalEdges() {
     std::vector<btVector3> normals;   // unit, per triangle
   };
   thread_local EdgeTable table;
-  const CachedVertices* kept = vertexArray();
-  InternalEdges* internal = edgeArray();
-  const int count = count_;
   size_t tableSize = 64;  // slots: a power of two, at least twice the edges the cache can hold
-  while (tableSize < 6 * size_t(capacity_)) tableSize *= 2;
+  while (tableSize < 6 * size_t(capacity)) tableSize *= 2;
   if (table.slots.size() < tableSize) {
     table.slots.resize(tableSize);
     table.hashes.resize(tableSize);
   }
-  if (table.normals.size() < size_t(capacity_)) table.normals.resize(size_t(capacity_));
+  if (table.normals.size() < size_t(capacity)) table.normals.resize(size_t(capacity));
   std::fill(table.slots.begin(), table.slots.begin() + std::ptrdiff_t(tableSize), -1);
   const size_t mask = tableSize - 1;
   for (int i = 0; i < count; ++i) internal[i] = 0;
@@ -331,6 +328,8 @@ void MeshRayCache::findInternalEdges() {
     }
   }
 }
+
+void MeshRayCache::findInternalEdges() { raycar::findInternalEdges(vertexArray(), count_, capacity_, edgeArray()); }
 
 unsigned char* CacheMemory::take(size_t bytes) {
   const size_t piece = roundedUp(bytes);

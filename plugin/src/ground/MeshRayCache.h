@@ -79,6 +79,9 @@ struct CachedVertices {
 // skipping it lost the ground on a ridge of a twentieth of a degree and found a far edge when
 // the shape started inside the neighbour.
 using InternalEdges = unsigned char;
+// The internal edges of `count` triangles into internal[count]; `capacity` (>= count) sizes the
+// calling thread's table, allocated once for the largest capacity it meets.
+void findInternalEdges(const CachedVertices* triangles, int count, int capacity, InternalEdges* internal);
 
 class MeshRayCache {
  public:

@@ -3,6 +3,7 @@
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
+#include <BulletCollision/CollisionShapes/btConcaveShape.h>
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <BulletCollision/CollisionShapes/btScaledBvhTriangleMeshShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "ground/MeshRayCache.h"
 #include "ground/TriangleSweep.h"
@@ -105,7 +107,7 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     btVector3 triangle[3];
     TriangleTouch touch;
     bool accepted = false;
-    if (offerBoxes(object)) return m_closestHitFraction;  // placed exactly, Bullet's hit unused
+    if (offerBoxes(object) || offerHeightfield(object)) return m_closestHitFraction;  // placed exactly
     if (hitTriangle(object, info, triangle)) {
       accepted = sweepTriangle(shape_, triangle, touch) && offer(touch, object, part, triangleIndex);
     } else {
@@ -201,6 +203,43 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     return true;
   }
 
+  // A btHeightfieldTerrainShape, placed as a mesh is: its triangles near the sweep (the shape's
+  // own processAllTriangles), each placed exactly (TriangleSweep.h), an edge between two of them
+  // in one plane met with the face's normal. Bullet's cast of a cylinder had tilted its contacts
+  // on flat heightfield ground by up to 21 deg and lifted them 17 mm, and rolled a car driving
+  // straight. False when the object is none, or more triangles than kMaxHeightfieldTriangles lie
+  // near the sweep: then Bullet's cast decides.
+  bool offerHeightfield(const btCollisionObject& object) {
+    if (object.getCollisionShape()->getShapeType() != TERRAIN_SHAPE_PROXYTYPE) return false;
+    for (int i = 0; i < placedCount_; ++i)
+      if (placed_[i] == &object) return true;
+    const btTransform& transform = object.getWorldTransform();
+    const btVector3 from = transform.invXform(shape_.start - shape_.down * backOff());
+    const btVector3 to = transform.invXform(shape_.start + shape_.down * shape_.endDistance);
+    const btScalar reach = boundingRadius();
+    btVector3 localMin = from, localMax = from;
+    localMin.setMin(to);
+    localMax.setMax(to);
+    localMin -= btVector3(reach, reach, reach);
+    localMax += btVector3(reach, reach, reach);
+    HeightfieldTriangles& near = HeightfieldTriangles::forThisThread();
+    near.count = 0;
+    near.overflow = false;
+    static_cast<const btConcaveShape*>(object.getCollisionShape())->processAllTriangles(&near, localMin, localMax);
+    if (near.overflow) return false;
+    findInternalEdges(near.vertices.data(), near.count, kMaxHeightfieldTriangles, near.internal.data());
+    for (int i = 0; i < near.count; ++i) {
+      const btScalar* v = near.vertices[size_t(i)].vertices;
+      const btVector3 triangle[3] = {transform * btVector3(v[0], v[1], v[2]), transform * btVector3(v[3], v[4], v[5]),
+                                     transform * btVector3(v[6], v[7], v[8])};
+      TriangleTouch touch;
+      if (sweepTriangle(shape_, triangle, touch, near.internal[size_t(i)]))
+        offer(touch, object, near.parts[size_t(i)], near.indices[size_t(i)]);
+    }
+    if (placedCount_ < kPlacedObjects) placed_[placedCount_++] = &object;
+    return true;
+  }
+
   // Objects Bullet reported as overlapping at the cast's start, to be cast again from farther
   // back; their hits then count as this cast's.
   static constexpr int kRestarts = 4;
@@ -221,6 +260,33 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // Bullet's GJK places a hit on a box to about 1e-4 m and its normal to about 1e-4: a box's
   // face whose normal lies within a degree of Bullet's replaces them, so a wheel on a platform
   // stands where a ray would put it.
+  // A heightfield with more triangles than this near one wheel's sweep goes through Bullet's cast.
+  static constexpr int kMaxHeightfieldTriangles = 256;
+  // The triangles a heightfield hands over (its local space, scaled), each thread's own, sized
+  // once at the thread's first use.
+  struct HeightfieldTriangles final : btTriangleCallback {
+    std::vector<CachedVertices> vertices = std::vector<CachedVertices>(kMaxHeightfieldTriangles);
+    std::vector<int> parts = std::vector<int>(kMaxHeightfieldTriangles);
+    std::vector<int> indices = std::vector<int>(kMaxHeightfieldTriangles);
+    std::vector<InternalEdges> internal = std::vector<InternalEdges>(kMaxHeightfieldTriangles);
+    int count = 0;
+    bool overflow = false;
+    void processTriangle(btVector3* triangle, int part, int index) override {
+      if (count == kMaxHeightfieldTriangles) {
+        overflow = true;
+        return;
+      }
+      for (int corner = 0; corner < 3; ++corner)
+        for (int axis = 0; axis < 3; ++axis) vertices[size_t(count)].vertices[3 * corner + axis] = triangle[corner][axis];
+      parts[size_t(count)] = part;
+      indices[size_t(count)] = index;
+      ++count;
+    }
+    static HeightfieldTriangles& forThisThread() {
+      thread_local HeightfieldTriangles triangles;
+      return triangles;
+    }
+  };
   // A compound with more children than this near one wheel's sweep goes through Bullet's cast.
   static constexpr int kMaxNearChildren = 32;
   // The compound's children whose boxes overlap the sweep's, into near[]; false when more than
@@ -569,7 +635,7 @@ bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& s
           castCached(*cache, object, swept, size, sweep.displacement, margin_, callback))
         continue;
     }
-    if (callback.offerBoxes(object)) continue;
+    if (callback.offerBoxes(object) || callback.offerHeightfield(object)) continue;
     castBullet(object, cast, 0, callback);
   }
   if (answered) {
