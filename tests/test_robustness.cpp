@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "RoadRig.h"
 #include "TestWorld.h"
 #include "raycar/io/ObjModel.h"
 #include "raycar/io/VehicleLoader.h"
@@ -329,4 +330,86 @@ TEST_CASE("the documented ranges hold: the stiffest springs, the lightest hull a
     CHECK(result.highest < result.travel);
     CHECK(result.finalSpeed < 0.5);
   }
+}
+
+TEST_CASE("resetMotion after a teleport: the car stays where the game put it, not driving off on its old spin") {
+  // A sedan at full throttle (about 13 m/s after 3 s) is moved 30 m aside and turned 90 deg
+  // about the vertical, its body's velocities zeroed, and left with the input idle. Without
+  // resetMotion its wheels' stale spin and the engine drive it on (0.6 m in a newcomer's trial);
+  // with it the car is one at rest: it settles on its springs where it is. Budget for "stays":
+  // 2 cm over the second after the move, the settling of a car that was squatting under full
+  // throttle (its springs' pitch swing at the wheels), far below the 0.6 m.
+  auto teleported = [](bool reset) {
+    RoadSpec spec;
+    spec.vehicle = "sedan";
+    RoadRig rig(spec);
+    rig.hold(0.5);
+    DriverInput full;
+    full.pedal = 1;
+    rig.hold(3, full);
+    REQUIRE(rig.speed() > 10);
+    const btTransform before = rig.chassis().getCenterOfMassTransform();
+    const btQuaternion turn(btVector3(0, 0, 1), btScalar(SIMD_HALF_PI));
+    btTransform moved(turn * before.getRotation(), before.getOrigin() + btVector3(30, 0, 0));
+    rig.chassis().setCenterOfMassTransform(moved);
+    for (btRigidBody* body : {&rig.chassis()}) {
+      body->setLinearVelocity(btVector3(0, 0, 0));
+      body->setAngularVelocity(btVector3(0, 0, 0));
+      body->setInterpolationLinearVelocity(btVector3(0, 0, 0));
+      body->setInterpolationAngularVelocity(btVector3(0, 0, 0));
+    }
+    if (reset) rig.vehicle().resetMotion();
+    const btVector3 start = rig.position();
+    rig.hold(1);
+    const btVector3 travel = rig.position() - start;
+    return btVector3(travel.x(), travel.y(), 0).length();  // along the ground (Z up)
+  };
+  const btScalar withReset = teleported(true), without = teleported(false);
+  CAPTURE(withReset);
+  CAPTURE(without);
+  CHECK(withReset < 0.02f);
+  CHECK(without > 0.2f);  // what resetMotion is for
+}
+
+TEST_CASE("resetMotion after righting: a car set down from revving in reverse in the air stays put") {
+  // A sedan held 3 m up (as on its roof, its wheels free) at full reverse throttle for 2 s: the
+  // engine revs and the driven wheels spin backward. The game sets it down at rest on its wheels
+  // with the input idle. Without resetMotion it sets off backward on that spin (2.1 m/s in a
+  // newcomer's trial); with it, it settles where it was put. Budget as for the teleport: 2 cm.
+  auto setDown = [](bool reset) {
+    RoadSpec spec;
+    spec.vehicle = "sedan";
+    RoadRig rig(spec);
+    rig.hold(0.5);
+    const btTransform resting = rig.chassis().getCenterOfMassTransform();
+    btTransform lifted = resting;
+    lifted.getOrigin() += btVector3(0, 0, 3);
+    auto place = [&](const btTransform& pose) {
+      rig.chassis().setCenterOfMassTransform(pose);
+      rig.chassis().setLinearVelocity(btVector3(0, 0, 0));
+      rig.chassis().setAngularVelocity(btVector3(0, 0, 0));
+      rig.chassis().setInterpolationLinearVelocity(btVector3(0, 0, 0));
+      rig.chassis().setInterpolationAngularVelocity(btVector3(0, 0, 0));
+    };
+    rig.run(2, [&](RoadRig&) {
+      place(lifted);
+      DriverInput reverse;
+      reverse.pedal = -1;
+      return reverse;
+    });
+    REQUIRE(rig.vehicle().wheelState(0).angularSpeed * rig.vehicle().wheelState(0).angularSpeed +
+                rig.vehicle().wheelState(2).angularSpeed * rig.vehicle().wheelState(2).angularSpeed >
+            100);  // some driven wheel spins at over 10 rad/s
+    place(resting);
+    if (reset) rig.vehicle().resetMotion();
+    const btVector3 start = rig.position();
+    rig.hold(1);
+    const btVector3 travel = rig.position() - start;
+    return btVector3(travel.x(), travel.y(), 0).length();
+  };
+  const btScalar withReset = setDown(true), without = setDown(false);
+  CAPTURE(withReset);
+  CAPTURE(without);
+  CHECK(withReset < 0.02f);
+  CHECK(without > 0.2f);  // what resetMotion is for
 }

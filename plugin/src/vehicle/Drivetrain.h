@@ -35,6 +35,10 @@ class Drivetrain {
   void followWheels(const WheelArray& wheels, btScalar dt);
 
   std::vector<SpinCoupling>& couplings() { return couplings_; }
+  void resetMotion() {  // RaycastVehicle::resetMotion
+    powertrain_.resetMotion();
+    shiftUpRequested_ = shiftDownRequested_ = false;
+  }
   template <class Archive>
   void transferState(Archive& archive) {  // StateArchive.h
     powertrain_.transferState(archive);

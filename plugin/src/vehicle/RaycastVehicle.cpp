@@ -218,6 +218,11 @@ void RaycastVehicle::restoreState(const void* data, size_t size) {
   wake();
 }
 
+void RaycastVehicle::resetMotion() {
+  runtime_->resetMotion();
+  wake();
+}
+
 void RaycastVehicle::clearWheelQueryCache() {
   for (Wheel& wheel : runtime_->wheels) wheel.ground().clear();
 }

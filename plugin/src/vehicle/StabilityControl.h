@@ -25,6 +25,7 @@ class StabilityControl {
               WheelArray& wheels);
 
   const StabilityControlState& state() const { return state_; }
+  void resetMotion() { state_ = StabilityControlState{}; }
   template <class Archive>
   void transferState(Archive& archive) {  // StateArchive.h (what it did in the last step)
     archive.flag(state_.active);

@@ -29,6 +29,7 @@ class Steering {
   // last solve left them) through the steering ratio.
   btScalar columnTorque(const WheelArray& wheels) const;
 
+  void resetMotion() { columnSpeed_ = 0; }  // the angle stays where the wheels point
   template <class Archive>
   void transferState(Archive& archive) {  // StateArchive.h
     const btScalar quarterTurn = SIMD_HALF_PI;

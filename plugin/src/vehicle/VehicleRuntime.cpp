@@ -99,6 +99,15 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody,
 // ---------------------------------------------------------------------------------------------
 // The stages
 
+void VehicleRuntime::resetMotion() {
+  pendingVelocityChange.setZero();
+  steering.resetMotion();
+  drivetrain.resetMotion();
+  stability.resetMotion();
+  solver.forgetExpectedVelocity();
+  for (Wheel& wheel : wheels) wheel.resetMotion();
+}
+
 bool VehicleRuntime::beginStep(const btCollisionWorld* world, btScalar dt) const {
   if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return false;
   const btTransform& transform = chassis->getWorldTransform();

@@ -74,6 +74,9 @@ class VehicleRuntime {
   btVector3 linearVelocity() const { return chassis->getLinearVelocity() + pendingVelocityChange; }
   btScalar forwardSpeed() const { return linearVelocity().dot(worldForward()); }  // m/s
 
+  // RaycastVehicle::resetMotion: each part's motion as built.
+  void resetMotion();
+
   // Everything that evolves from step to step (RaycastVehicle::saveState, StateArchive.h).
   template <class Archive>
   void transferState(Archive& archive) {

@@ -244,6 +244,24 @@ void Wheel::rotate(btScalar dt) {
   state.rotationAngle = wrapAngle(state.rotationAngle + state.angularSpeed * dt);
 }
 
+void Wheel::resetMotion() {
+  const btScalar staticLoad = state.staticLoad, temperature = state.tireTemperature;
+  const btScalar steerAngle = state.steerAngle, rotationAngle = state.rotationAngle;
+  state = WheelState{};
+  state.staticLoad = staticLoad;
+  state.tireTemperature = temperature;
+  state.steerAngle = steerAngle;
+  state.rotationAngle = rotationAngle;
+  state.suspensionLength = settings.suspensionMaxLength;
+  groundKey = 0;
+  antiLockIntegral = tractionIntegral = pneumaticMoment = 0;
+  contact.active = contact.warmStart = contact.longitudinalStuck = contact.lateralStuck = false;
+  contact.suspensionImpulse = contact.bumpStopImpulse = contact.longitudinalImpulse = 0;
+  contact.lateralImpulse = contact.brakeImpulse = 0;
+  contact.longitudinalStickDisplacement = contact.lateralStickDisplacement = contact.lateralDeflection = 0;
+  contact.angularSpeed = contact.forwardSpeed = contact.lateralSpeed = 0;
+}
+
 size_t WheelArray::blockBytesFor(const VehicleSettings& settings) {
   size_t bytes = CacheMemory::roundedUp(settings.wheels.size() * sizeof(Wheel));
   for (const WheelSettings& wheel : settings.wheels)

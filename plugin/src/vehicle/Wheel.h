@@ -120,6 +120,12 @@ struct Wheel {
   // (a restored state names an object by it; 0 in the air): a new object drops the warm start.
   std::uint64_t groundKey = 0;
 
+  // RaycastVehicle::resetMotion: not turning, no contact, and nothing of the last contact
+  // carried over (warm start, stick anchors, slip lag, the assists' integrals); the suspension
+  // at full extension as built, so that the next contact starts as a first touch. The game's
+  // direct torques and grip scale, and the tire's temperature, stay.
+  void resetMotion();
+
   // Everything of the wheel that carries from one step to the next (StateArchive.h). What a
   // step recomputes before reading it is left out.
   template <class Archive>

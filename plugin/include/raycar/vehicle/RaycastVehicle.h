@@ -146,6 +146,12 @@ class RaycastVehicle : public btActionInterface {
   // The checks restoreState makes, without restoring: throws StateError as it would.
   void checkState(const void* data, size_t size) const;
 
+  // After the game moves the car (a teleport, a respawn, righting it), with its chassis' pose and
+  // velocities set: the vehicle's own motion as a newly built one's - wheels not turning, the
+  // engine at idle in neutral with the clutch open, no contact, warm start, stick anchor or slip
+  // lag carried over, no assist acting - so that it does not drive off on what it did before.
+  // Keeps its input, steering angle and tire temperatures. Wakes the chassis.
+  void resetMotion();
   // Forgets the wheels' cached ground triangles (WheelQuerySettings::cache). Needed only after
   // the vertices of a triangle mesh the car drives on were changed in place; moving, adding or
   // removing objects needs nothing.
