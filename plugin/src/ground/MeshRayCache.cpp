@@ -273,13 +273,15 @@ void findInternalEdges(const CachedVertices* kept, int count, int capacity, Inte
     std::vector<btVector3> normals;   // unit, per triangle
   };
   thread_local EdgeTable table;
-  size_t tableSize = 64;  // slots: a power of two, at least twice the edges the cache can hold
-  while (tableSize < 6 * size_t(capacity)) tableSize *= 2;
-  if (table.slots.size() < tableSize) {
-    table.slots.resize(tableSize);
-    table.hashes.resize(tableSize);
+  size_t room = 64;  // slots kept: a power of two, at least twice the edges `capacity` triangles have
+  while (room < 6 * size_t(std::max(capacity, count))) room *= 2;
+  if (table.slots.size() < room) {
+    table.slots.resize(room);
+    table.hashes.resize(room);
   }
-  if (table.normals.size() < size_t(capacity)) table.normals.resize(size_t(capacity));
+  size_t tableSize = 64;  // slots used now: at least twice these triangles' edges
+  while (tableSize < 6 * size_t(count)) tableSize *= 2;
+  if (table.normals.size() < size_t(std::max(capacity, count))) table.normals.resize(size_t(std::max(capacity, count)));
   std::fill(table.slots.begin(), table.slots.begin() + std::ptrdiff_t(tableSize), -1);
   const size_t mask = tableSize - 1;
   for (int i = 0; i < count; ++i) internal[i] = 0;

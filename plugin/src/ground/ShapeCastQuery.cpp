@@ -170,13 +170,13 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // decide, as for other objects. An object is placed once a cast, however many of its children
   // Bullet reports.
   bool offerBoxes(const btCollisionObject& object) {
-    for (int i = 0; i < placedCount_; ++i)
-      if (placed_[i] == &object) return true;
+    if (placed(object)) return true;
+    if (declined(object)) return false;
     const btCollisionShape& shape = *object.getCollisionShape();
     const btTransform& transform = object.getWorldTransform();
     if (shape.getShapeType() == BOX_SHAPE_PROXYTYPE) {
       const auto& box = static_cast<const btBoxShape&>(shape);
-      if (!clearOfBox(box, transform)) return false;
+      if (!clearOfBox(box, transform)) return decline(object);
       sweepBox(box, transform, object);
     } else if (shape.getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
       // The children near the sweep (the backed-off start to the end, grown by the shape's
@@ -186,12 +186,12 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
       const auto& compound = static_cast<const btCompoundShape&>(shape);
       int near[kMaxNearChildren];
       int nearCount = 0;
-      if (!childrenNear(compound, transform, near, nearCount)) return false;
+      if (!childrenNear(compound, transform, near, nearCount)) return decline(object);
       for (int k = 0; k < nearCount; ++k) {
         const btCollisionShape& child = *compound.getChildShape(near[k]);
         if (child.getShapeType() != BOX_SHAPE_PROXYTYPE ||
             !clearOfBox(static_cast<const btBoxShape&>(child), transform * compound.getChildTransform(near[k])))
-          return false;
+          return decline(object);
       }
       for (int k = 0; k < nearCount; ++k)
         sweepBox(static_cast<const btBoxShape&>(*compound.getChildShape(near[k])),
@@ -211,22 +211,30 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // near the sweep: then Bullet's cast decides.
   bool offerHeightfield(const btCollisionObject& object) {
     if (object.getCollisionShape()->getShapeType() != TERRAIN_SHAPE_PROXYTYPE) return false;
-    for (int i = 0; i < placedCount_; ++i)
-      if (placed_[i] == &object) return true;
+    if (placed(object)) return true;
+    if (declined(object)) return false;
+    // The triangles the shape can touch from the cast's start on (touches before it do not
+    // count): the box from the start to the end, grown by the shape's extent along each of the
+    // field's axes (a cylinder of axle a: R sqrt(1 - a_i^2) + w/2 |a_i|).
     const btTransform& transform = object.getWorldTransform();
-    const btVector3 from = transform.invXform(shape_.start - shape_.down * backOff());
+    const btVector3 from = transform.invXform(shape_.start);
     const btVector3 to = transform.invXform(shape_.start + shape_.down * shape_.endDistance);
-    const btScalar reach = boundingRadius();
+    const btVector3 axle = transform.getBasis().transpose() * shape_.axle;
+    btVector3 extent(shape_.radius, shape_.radius, shape_.radius);
+    if (shape_.cylinder)
+      for (int axis = 0; axis < 3; ++axis)
+        extent[axis] = shape_.radius * std::sqrt(std::max(btScalar(0), 1 - axle[axis] * axle[axis])) +
+                       shape_.halfWidth * std::fabs(axle[axis]);
     btVector3 localMin = from, localMax = from;
     localMin.setMin(to);
     localMax.setMax(to);
-    localMin -= btVector3(reach, reach, reach);
-    localMax += btVector3(reach, reach, reach);
+    localMin -= extent;
+    localMax += extent;
     HeightfieldTriangles& near = HeightfieldTriangles::forThisThread();
     near.count = 0;
     near.overflow = false;
     static_cast<const btConcaveShape*>(object.getCollisionShape())->processAllTriangles(&near, localMin, localMax);
-    if (near.overflow) return false;
+    if (near.overflow) return decline(object);
     findInternalEdges(near.vertices.data(), near.count, kMaxHeightfieldTriangles, near.internal.data());
     for (int i = 0; i < near.count; ++i) {
       const btScalar* v = near.vertices[size_t(i)].vertices;
@@ -238,6 +246,22 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     }
     if (placedCount_ < kPlacedObjects) placed_[placedCount_++] = &object;
     return true;
+  }
+  // Objects placed exactly this cast, and those left to Bullet: Bullet reports a compound or a
+  // heightfield once for each child or triangle it hits, and each is decided once.
+  bool placed(const btCollisionObject& object) const {
+    for (int i = 0; i < placedCount_; ++i)
+      if (placed_[i] == &object) return true;
+    return false;
+  }
+  bool declined(const btCollisionObject& object) const {
+    for (int i = 0; i < declinedCount_; ++i)
+      if (declined_[i] == &object) return true;
+    return false;
+  }
+  bool decline(const btCollisionObject& object) {
+    if (declinedCount_ < kPlacedObjects) declined_[declinedCount_++] = &object;
+    return false;
   }
 
   // Objects Bullet reported as overlapping at the cast's start, to be cast again from farther
@@ -260,8 +284,10 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // Bullet's GJK places a hit on a box to about 1e-4 m and its normal to about 1e-4: a box's
   // face whose normal lies within a degree of Bullet's replaces them, so a wheel on a platform
   // stands where a ray would put it.
-  // A heightfield with more triangles than this near one wheel's sweep goes through Bullet's cast.
-  static constexpr int kMaxHeightfieldTriangles = 256;
+  // A heightfield with more triangles than this near one wheel's sweep goes through Bullet's
+  // cast: 5 cm cells under a 0.33 m cylinder are about 200; each thread keeps room for them
+  // (46 kB), allocated at its first heightfield.
+  static constexpr int kMaxHeightfieldTriangles = 1024;
   // The triangles a heightfield hands over (its local space, scaled), each thread's own, sized
   // once at the thread's first use.
   struct HeightfieldTriangles final : btTriangleCallback {
@@ -287,6 +313,19 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
       return triangles;
     }
   };
+  // childrenNear by testing every child's box (the compound's space).
+  static bool everyChildNear(const btCompoundShape& compound, const btVector3& localMin, const btVector3& localMax,
+                             int* near, int& count) {
+    count = 0;
+    for (int i = 0; i < compound.getNumChildShapes(); ++i) {
+      btVector3 childMin, childMax;
+      compound.getChildShape(i)->getAabb(compound.getChildTransform(i), childMin, childMax);
+      if (!TestAabbAgainstAabb2(localMin, localMax, childMin, childMax)) continue;
+      if (count == kMaxNearChildren) return false;
+      near[count++] = i;
+    }
+    return true;
+  }
   // A compound with more children than this near one wheel's sweep goes through Bullet's cast.
   static constexpr int kMaxNearChildren = 32;
   // The compound's children whose boxes overlap the sweep's, into near[]; false when more than
@@ -303,28 +342,23 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     localMax += btVector3(reach, reach, reach);
     count = 0;
     const btDbvt* tree = compound.getDynamicAabbTree();
-    if (tree == nullptr || tree->m_root == nullptr) {
-      for (int i = 0; i < compound.getNumChildShapes(); ++i) {
-        btVector3 childMin, childMax;
-        compound.getChildShape(i)->getAabb(compound.getChildTransform(i), childMin, childMax);
-        if (!TestAabbAgainstAabb2(localMin, localMax, childMin, childMax)) continue;
-        if (count == kMaxNearChildren) return false;
-        near[count++] = i;
-      }
-      return true;
-    }
+    if (tree == nullptr || tree->m_root == nullptr) return everyChildNear(compound, localMin, localMax, near, count);
+    // Nodes are tested before they are pushed, so the stack holds only overlapping ones; a
+    // compound's tree is not rebalanced (children added in a row make a deep one), and a stack
+    // that still fills sends the walk to the children one by one.
     const btDbvtVolume volume = btDbvtVolume::FromMM(localMin, localMax);
-    constexpr int kStackSize = 128;  // far beyond a balanced tree's depth
+    constexpr int kStackSize = 128;
     const btDbvtNode* stack[kStackSize];
     int depth = 0;
-    stack[depth++] = tree->m_root;
+    if (Intersect(tree->m_root->volume, volume)) stack[depth++] = tree->m_root;
     while (depth > 0) {
       const btDbvtNode* node = stack[--depth];
-      if (!Intersect(node->volume, volume)) continue;
       if (node->isinternal()) {
-        if (depth + 2 > kStackSize) return false;
-        stack[depth++] = node->childs[0];
-        stack[depth++] = node->childs[1];
+        for (const btDbvtNode* child : node->childs) {
+          if (!Intersect(child->volume, volume)) continue;
+          if (depth == kStackSize) return everyChildNear(compound, localMin, localMax, near, count);
+          stack[depth++] = child;
+        }
         continue;
       }
       if (count == kMaxNearChildren) return false;
@@ -424,6 +458,8 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   int restartCount_ = 0;
   const btCollisionObject* placed_[kPlacedObjects] = {};
   int placedCount_ = 0;
+  const btCollisionObject* declined_[kPlacedObjects] = {};
+  int declinedCount_ = 0;
   const btCollisionObject* restarts_[kRestarts] = {};
 };
 
