@@ -332,6 +332,27 @@ TEST_CASE("the documented ranges hold: the stiffest springs, the lightest hull a
   }
 }
 
+namespace {
+// What a game does to move a car: the chassis at `pose`, its velocities (and the ones Bullet
+// interpolates with) zeroed; then resetMotion, when `reset`.
+void moveCar(RoadRig& rig, const btTransform& pose, bool reset) {
+  btRigidBody& chassis = rig.chassis();
+  chassis.setCenterOfMassTransform(pose);
+  chassis.setLinearVelocity(btVector3(0, 0, 0));
+  chassis.setAngularVelocity(btVector3(0, 0, 0));
+  chassis.setInterpolationLinearVelocity(btVector3(0, 0, 0));
+  chassis.setInterpolationAngularVelocity(btVector3(0, 0, 0));
+  if (reset) rig.vehicle().resetMotion();
+}
+// How far the car moves along the ground (Z up) in the second after it was moved, idle.
+btScalar travelInASecond(RoadRig& rig) {
+  const btVector3 start = rig.position();
+  rig.hold(1);
+  const btVector3 travel = rig.position() - start;
+  return btVector3(travel.x(), travel.y(), 0).length();
+}
+}  // namespace
+
 TEST_CASE("resetMotion after a teleport: the car stays where the game put it, not driving off on its old spin") {
   // A sedan at full throttle (about 13 m/s after 3 s) is moved 30 m aside and turned 90 deg
   // about the vertical, its body's velocities zeroed, and left with the input idle. Without
@@ -350,19 +371,8 @@ TEST_CASE("resetMotion after a teleport: the car stays where the game put it, no
     REQUIRE(rig.speed() > 10);
     const btTransform before = rig.chassis().getCenterOfMassTransform();
     const btQuaternion turn(btVector3(0, 0, 1), btScalar(SIMD_HALF_PI));
-    btTransform moved(turn * before.getRotation(), before.getOrigin() + btVector3(30, 0, 0));
-    rig.chassis().setCenterOfMassTransform(moved);
-    for (btRigidBody* body : {&rig.chassis()}) {
-      body->setLinearVelocity(btVector3(0, 0, 0));
-      body->setAngularVelocity(btVector3(0, 0, 0));
-      body->setInterpolationLinearVelocity(btVector3(0, 0, 0));
-      body->setInterpolationAngularVelocity(btVector3(0, 0, 0));
-    }
-    if (reset) rig.vehicle().resetMotion();
-    const btVector3 start = rig.position();
-    rig.hold(1);
-    const btVector3 travel = rig.position() - start;
-    return btVector3(travel.x(), travel.y(), 0).length();  // along the ground (Z up)
+    moveCar(rig, btTransform(turn * before.getRotation(), before.getOrigin() + btVector3(30, 0, 0)), reset);
+    return travelInASecond(rig);
   };
   const btScalar withReset = teleported(true), without = teleported(false);
   CAPTURE(withReset);
@@ -384,15 +394,8 @@ TEST_CASE("resetMotion after righting: a car set down from revving in reverse in
     const btTransform resting = rig.chassis().getCenterOfMassTransform();
     btTransform lifted = resting;
     lifted.getOrigin() += btVector3(0, 0, 3);
-    auto place = [&](const btTransform& pose) {
-      rig.chassis().setCenterOfMassTransform(pose);
-      rig.chassis().setLinearVelocity(btVector3(0, 0, 0));
-      rig.chassis().setAngularVelocity(btVector3(0, 0, 0));
-      rig.chassis().setInterpolationLinearVelocity(btVector3(0, 0, 0));
-      rig.chassis().setInterpolationAngularVelocity(btVector3(0, 0, 0));
-    };
     rig.run(2, [&](RoadRig&) {
-      place(lifted);
+      moveCar(rig, lifted, false);
       DriverInput reverse;
       reverse.pedal = -1;
       return reverse;
@@ -400,12 +403,8 @@ TEST_CASE("resetMotion after righting: a car set down from revving in reverse in
     REQUIRE(rig.vehicle().wheelState(0).angularSpeed * rig.vehicle().wheelState(0).angularSpeed +
                 rig.vehicle().wheelState(2).angularSpeed * rig.vehicle().wheelState(2).angularSpeed >
             100);  // some driven wheel spins at over 10 rad/s
-    place(resting);
-    if (reset) rig.vehicle().resetMotion();
-    const btVector3 start = rig.position();
-    rig.hold(1);
-    const btVector3 travel = rig.position() - start;
-    return btVector3(travel.x(), travel.y(), 0).length();
+    moveCar(rig, resting, reset);
+    return travelInASecond(rig);
   };
   const btScalar withReset = setDown(true), without = setDown(false);
   CAPTURE(withReset);
