@@ -680,7 +680,9 @@ TEST_CASE("on a heightfield a sphere or cylinder wheel finds its triangles' exac
     for (int j = 0; j < side; ++j)
       for (int i = 0; i < side; ++i) heights[size_t(j * side + i)] = float(grade * cell * btScalar(i - side / 2));
     const float range = float(grade * cell * side);
-    btHeightfieldTerrainShape field(side, side, heights.data(), 1.0f, -range, range, 1, PHY_FLOAT, false);
+    // The typed constructor: the legacy one reads PHY_FLOAT as btScalar, doubles in a
+    // double-precision Bullet. Bullet centres the field on [-range, range]: heights are world's.
+    btHeightfieldTerrainShape field(side, side, heights.data(), -range, range, 1, false);
     field.setLocalScaling(btVector3(cell, 1, cell));
     btCollisionObject ground;
     ground.setCollisionShape(&field);
