@@ -107,7 +107,7 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     btVector3 triangle[3];
     TriangleTouch touch;
     bool accepted = false;
-    if (offerBoxes(object) || offerHeightfield(object)) return m_closestHitFraction;  // placed exactly
+    if (offerExactly(object)) return m_closestHitFraction;  // Bullet's hit unused
     if (hitTriangle(object, info, triangle)) {
       accepted = sweepTriangle(shape_, triangle, touch) && offer(touch, object, part, triangleIndex);
     } else {
@@ -157,6 +157,10 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     }
     return true;
   }
+
+  // The objects this callback places itself rather than from Bullet's cast (boxes, compounds of
+  // them, heightfields); false when `object` is none of them, or is left to Bullet.
+  bool offerExactly(const btCollisionObject& object) { return offerBoxes(object) || offerHeightfield(object); }
 
   // A box, or a compound of boxes (a kerb or a ramp built of them), placed exactly: the shape
   // swept against each box's faces' triangles (boxTriangles), and the box's first contact kept,
@@ -217,19 +221,14 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     // count): the box from the start to the end, grown by the shape's extent along each of the
     // field's axes (a cylinder of axle a: R sqrt(1 - a_i^2) + w/2 |a_i|).
     const btTransform& transform = object.getWorldTransform();
-    const btVector3 from = transform.invXform(shape_.start);
-    const btVector3 to = transform.invXform(shape_.start + shape_.down * shape_.endDistance);
     const btVector3 axle = transform.getBasis().transpose() * shape_.axle;
     btVector3 extent(shape_.radius, shape_.radius, shape_.radius);
     if (shape_.cylinder)
       for (int axis = 0; axis < 3; ++axis)
         extent[axis] = shape_.radius * std::sqrt(std::max(btScalar(0), 1 - axle[axis] * axle[axis])) +
                        shape_.halfWidth * std::fabs(axle[axis]);
-    btVector3 localMin = from, localMax = from;
-    localMin.setMin(to);
-    localMax.setMax(to);
-    localMin -= extent;
-    localMax += extent;
+    btVector3 localMin, localMax;
+    localSweepBox(transform, 0, extent, localMin, localMax);
     HeightfieldTriangles& near = HeightfieldTriangles::forThisThread();
     near.count = 0;
     near.overflow = false;
@@ -281,9 +280,6 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   int triangle() const { return triangle_; }
 
  private:
-  // Bullet's GJK places a hit on a box to about 1e-4 m and its normal to about 1e-4: a box's
-  // face whose normal lies within a degree of Bullet's replaces them, so a wheel on a platform
-  // stands where a ray would put it.
   // A heightfield with more triangles than this near one wheel's sweep goes through Bullet's
   // cast: 5 cm cells under a 0.33 m cylinder are about 200; each thread keeps room for them
   // (46 kB), allocated at its first heightfield.
@@ -332,14 +328,9 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // kMaxNearChildren do. Walks the compound's tree when it has one (its volumes are in the
   // compound's space), without allocating; else every child.
   bool childrenNear(const btCompoundShape& compound, const btTransform& transform, int* near, int& count) const {
-    const btVector3 from = transform.invXform(shape_.start - shape_.down * backOff());
-    const btVector3 to = transform.invXform(shape_.start + shape_.down * shape_.endDistance);
     const btScalar reach = boundingRadius();
-    btVector3 localMin = from, localMax = from;
-    localMin.setMin(to);
-    localMax.setMax(to);
-    localMin -= btVector3(reach, reach, reach);
-    localMax += btVector3(reach, reach, reach);
+    btVector3 localMin, localMax;
+    localSweepBox(transform, backOff(), btVector3(reach, reach, reach), localMin, localMax);
     count = 0;
     const btDbvt* tree = compound.getDynamicAabbTree();
     if (tree == nullptr || tree->m_root == nullptr) return everyChildNear(compound, localMin, localMax, near, count);
@@ -369,25 +360,26 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
   // m: a box's triangles met within this of its first contact are met at it (an edge's two
   // triangles, a face's two halves); float rounding of metre-sized distances is about 1e-6 m.
   static constexpr btScalar kSameContact = btScalar(1e-4);
-  // Objects placed by offerBoxes this cast; beyond this many, an object is placed again when
-  // Bullet reports it again (the same answer, more work).
+  // Objects placed exactly or left to Bullet this cast (placed_, declined_); beyond this many,
+  // an object is decided again when Bullet reports it again (the same answer, more work).
   static constexpr int kPlacedObjects = 8;
 
   btScalar boundingRadius() const {  // m, of the swept shape
     return std::sqrt(shape_.radius * shape_.radius + shape_.halfWidth * shape_.halfWidth);
   }
   btScalar backOff() const { return 2 * boundingRadius(); }  // m, as castRestarts backs off
-  // The box around the whole sweep, from the backed-off start to the end (world).
-  void sweepBounds(btVector3& boxMin, btVector3& boxMax) const {
-    const btVector3 from = shape_.start - shape_.down * backOff();
-    const btVector3 to = shape_.start + shape_.down * shape_.endDistance;
-    const btScalar reach = boundingRadius();
+  // The box around the sweep in the space of `transform` (an object's), from `back` (m) before
+  // the cast's start to its end, grown by `grow` along each of that space's axes.
+  void localSweepBox(const btTransform& transform, btScalar back, const btVector3& grow, btVector3& boxMin,
+                     btVector3& boxMax) const {
+    const btVector3 from = transform.invXform(shape_.start - shape_.down * back);
+    const btVector3 to = transform.invXform(shape_.start + shape_.down * shape_.endDistance);
     boxMin = from;
     boxMax = from;
     boxMin.setMin(to);
     boxMax.setMax(to);
-    boxMin -= btVector3(reach, reach, reach);
-    boxMax += btVector3(reach, reach, reach);
+    boxMin -= grow;
+    boxMax += grow;
   }
   // True when the shape backed off by its whole size is clear of the box at `transform`.
   bool clearOfBox(const btBoxShape& box, const btTransform& transform) const {
@@ -418,6 +410,9 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
       if (touched[i] && touches[i].distance <= first + kSameContact) offer(touches[i], object, -1, -1);
   }
 
+  // Bullet's GJK places a hit on a box to about 1e-4 m and its normal to about 1e-4: a box's
+  // face whose normal lies within a degree of Bullet's replaces them, so a wheel on a platform
+  // stands where a ray would put it (a box offerBoxes left to Bullet: the shape was in it).
   static void facePlane(const btCollisionObject& object, btVector3& normal, btVector3& point) {
     const btCollisionShape* shape = object.getCollisionShape();
     if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE) return;
@@ -671,7 +666,7 @@ bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& s
           castCached(*cache, object, swept, size, sweep.displacement, margin_, callback))
         continue;
     }
-    if (callback.offerBoxes(object) || callback.offerHeightfield(object)) continue;
+    if (callback.offerExactly(object)) continue;
     castBullet(object, cast, 0, callback);
   }
   if (answered) {

@@ -113,13 +113,7 @@ class Powertrain {
   const PowertrainState& state() const { return state_; }
   // As built: neutral, the engine at idle, the clutch open, nothing carried over from the last
   // step (RaycastVehicle::resetMotion).
-  void resetMotion() {
-    state_ = PowertrainState{};
-    state_.engineRpm = engine_.idleRpm;
-    sinceShift_ = 1e9;
-    lastShiftDirection_ = 0;
-    engineSpeedBefore_ = gearboxSpeedBefore_ = throttle_ = 0;
-  }
+  void resetMotion() { *this = Powertrain(engine_, gearbox_); }
   // What evolves (a saved state, RaycastVehicle::saveState): archive.scalar/integer/flag each.
   template <class Archive>
   void transferState(Archive& archive) {
