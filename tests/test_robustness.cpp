@@ -99,6 +99,77 @@ TEST_CASE("a car Bullet has put to sleep wakes when the handbrake is released") 
   CHECK((car.chassis->getCenterOfMassPosition() - parked).length() > 0.5);
 }
 
+TEST_CASE("a parked car falls asleep below a script's sleeping threshold, fed the same input") {
+  // Between steps a parked chassis holds g dt upwards (the gravity the solve cancels: 0.08 m/s
+  // at 1/120 s), above sleep_speed_vehicle's 0.04 m/s. The car times its own stillness and hands
+  // itself to Bullet's sleep after gDeactivationTime (2 s) of it: asleep within 2 s of settling
+  // (0.5 s budget for the landing from the spawn height and the handbrake's hold), whatever the
+  // step, on the flat and on a slope, with the game setting the same input every step (which
+  // must not wake it). Asleep, it does not move.
+  struct Case {
+    btScalar dt;       // s
+    btScalar degrees;  // slope
+  };
+  for (const Case& parked : {Case{1 / btScalar(60), 0}, Case{1 / btScalar(120), 0},
+                             Case{1 / btScalar(240), 0}, Case{1 / btScalar(120), 5}}) {
+    INFO("dt " << parked.dt << " s, slope " << parked.degrees << " deg");
+    TestWorld world;
+    const btQuaternion tilt(btVector3(1, 0, 0), parked.degrees * SIMD_PI / 180);
+    const btVector3 normal = quatRotate(tilt, btVector3(0, 1, 0));
+    world.addStaticPlane(normal, btVector3(0, 0, 0), 1);
+    CarSpec spec;
+    TestCar car = addCar(world, spec, btTransform(tilt, normal * restHeight(spec)));
+    car.chassis->forceActivationState(ACTIVE_TAG);  // Bullet's default: may sleep
+    car.chassis->setSleepingThresholds(0.04f, 1.0f);  // sleep_speed_vehicle's default
+    DriverInput input;
+    input.handbrake = true;
+    int asleepAt = -1;
+    for (int i = 0; i < int(2.5 / parked.dt) && asleepAt < 0; ++i) {
+      car.vehicle->setInput(input);
+      world.step(parked.dt);
+      if (car.chassis->getActivationState() == ISLAND_SLEEPING) asleepAt = i;
+    }
+    CHECK(asleepAt > 0);
+    const btVector3 asleep = car.chassis->getCenterOfMassPosition();
+    for (int i = 0; i < int(1 / parked.dt); ++i) {
+      car.vehicle->setInput(input);
+      world.step(parked.dt);
+    }
+    CHECK(car.chassis->getActivationState() == ISLAND_SLEEPING);
+    CHECK((car.chassis->getCenterOfMassPosition() - asleep).length() == 0);
+  }
+}
+
+TEST_CASE("a car with its pedal pressed, or rolling, does not fall asleep") {
+  // Held on its brakes with the throttle open (the engine revving against them), and coasting
+  // at 0.5 m/s in gear: neither is a parked car, though the first one's chassis stands still.
+  for (const bool throttleOnBrakes : {true, false}) {
+    INFO((throttleOnBrakes ? "throttle against the brakes" : "coasting"));
+    TestWorld world;
+    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    CarSpec spec;
+    TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(),
+                                                  btVector3(0, restHeight(spec), 0)));
+    car.chassis->forceActivationState(ACTIVE_TAG);
+    car.chassis->setSleepingThresholds(0.04f, 1.0f);
+    DriverInput input;
+    if (throttleOnBrakes) {
+      input.pedal = 0.3f;
+      input.brake = 1;
+    } else {
+      car.chassis->setLinearVelocity(btVector3(0, 0, 0.5f));
+    }
+    car.vehicle->setInput(input);
+    for (int i = 0; i < int(1.5 / kStep); ++i) world.step(kStep);
+    bool slept = false;
+    for (int i = 0; i < int(3 / kStep); ++i) {
+      world.step(kStep);
+      slept = slept || car.chassis->getActivationState() == ISLAND_SLEEPING;
+    }
+    CHECK_FALSE(slept);
+  }
+}
+
 TEST_CASE("max_braking_friction caps a handbraked car's grip on a slope") {
   // Every wheel handbraked, cap 0.4: the Coulomb limit becomes tan(slope) = 0.4 instead of 0.85.
   CarSpec spec;

@@ -132,7 +132,8 @@ class StateReader {
 
 // The header: written before a payload of `payloadBytes` that starts at `payload`.
 constexpr size_t kStateHeaderBytes = 4 + 2 + 1 + 1 + 4 + 4 + 4;
-constexpr std::uint16_t kStateVersion = 2;  // 2: the stick anchors' expected chassis velocity
+// 2: the stick anchors' expected chassis velocity; 3: the time the car has stood still
+constexpr std::uint16_t kStateVersion = 3;
 
 std::uint32_t stateChecksum(const std::uint8_t* data, size_t size);  // FNV-1a
 // Fills the header of `buffer` (whose first kStateHeaderBytes are reserved) for the payload

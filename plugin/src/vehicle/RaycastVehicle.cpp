@@ -38,9 +38,14 @@ void RaycastVehicle::setInput(const DriverInput& input) {
   // Manual shifts act on the rising edge of their inputs.
   vehicle.drivetrain.requestShifts(sanitized.input.shiftUp && !vehicle.input.shiftUp,
                                    sanitized.input.shiftDown && !vehicle.input.shiftDown);
-  vehicle.input = sanitized.input;
+  const DriverInput& held = vehicle.input;
+  const DriverInput& next = sanitized.input;
+  const bool changed = next.pedal != held.pedal || next.brake != held.brake ||
+                       next.steer != held.steer || next.handbrake != vehicle.handbrake ||
+                       next.shiftUp != held.shiftUp || next.shiftDown != held.shiftDown;
+  vehicle.input = next;
   vehicle.handbrake = vehicle.input.handbrake;
-  wake();
+  wakeIf(changed);
 }
 
 void RaycastVehicle::checkWheelIndex(int wheel, const char* what) const {
@@ -53,16 +58,18 @@ void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "drive torque");
   if (!std::isfinite(torque))
     throw InputError("wheel " + std::to_string(wheel + 1), "drive torque is not finite");
-  runtime_->wheels[size_t(wheel)].directDrive = torque;
-  wake();
+  btScalar& held = runtime_->wheels[size_t(wheel)].directDrive;
+  wakeIf(torque != held);
+  held = torque;
 }
 
 void RaycastVehicle::setGripScale(int wheel, btScalar scale) {
   checkWheelIndex(wheel, "grip scale");
   if (!(scale >= 0 && scale <= 10))
     throw InputError("wheel " + std::to_string(wheel + 1), "grip scale must lie in [0, 10]");
-  runtime_->wheels[size_t(wheel)].gripScale = scale;
-  wake();
+  btScalar& held = runtime_->wheels[size_t(wheel)].gripScale;
+  wakeIf(scale != held);
+  held = scale;
 }
 
 btScalar RaycastVehicle::gripScale(int wheel) const {
@@ -71,16 +78,17 @@ btScalar RaycastVehicle::gripScale(int wheel) const {
 }
 
 void RaycastVehicle::setSurfaceTable(std::shared_ptr<const SurfaceTable> table) {
+  wakeIf(table != runtime_->surfaces);
   runtime_->surfaces = std::move(table);
-  wake();
 }
 
 void RaycastVehicle::setTireTemperature(int wheel, btScalar temperature) {
   checkWheelIndex(wheel, "tire temperature");
   if (!(temperature >= -100 && temperature <= 500))
     throw InputError("wheel " + std::to_string(wheel + 1), "tire temperature must lie in [-100, 500] C");
-  runtime_->wheels[size_t(wheel)].state.tireTemperature = temperature;
-  wake();
+  btScalar& held = runtime_->wheels[size_t(wheel)].state.tireTemperature;
+  wakeIf(temperature != held);
+  held = temperature;
 }
 
 btScalar RaycastVehicle::steeringTorque() const {
@@ -96,8 +104,9 @@ void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   if (!std::isfinite(torque) || torque < 0)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "brake torque must be finite and >= 0 N m");
-  runtime_->wheels[size_t(wheel)].directBrake = torque;
-  wake();
+  btScalar& held = runtime_->wheels[size_t(wheel)].directBrake;
+  wakeIf(torque != held);
+  held = torque;
 }
 
 void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
@@ -108,19 +117,25 @@ void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
   Wheel& runtimeWheel = runtime_->wheels[size_t(wheel)];
   if (angle != 0 && !runtimeWheel.steered)
     throw InputError("wheel " + std::to_string(wheel + 1), "is not steered (SteerMode)");
+  wakeIf(angle != runtimeWheel.directSteer);
   runtimeWheel.state.steerAngle += angle - runtimeWheel.directSteer;  // shown at once
   runtimeWheel.directSteer = angle;
-  wake();
 }
 
 void RaycastVehicle::setHandbrake(bool engaged) {
+  wakeIf(engaged != runtime_->handbrake);
   runtime_->handbrake = engaged;
-  wake();
 }
 
 void RaycastVehicle::wake() const {
   // Bullet's activate() alone lets a tired body fall asleep again at once.
   runtime_->chassis->activate(true);
+}
+
+void RaycastVehicle::wakeIf(bool inputChanged) const {
+  // Only a change: a game sets its cars' inputs every frame, and a parked car given the same
+  // input again stays asleep.
+  if (inputChanged) wake();
 }
 
 // ---------------------------------------------------------------------------------------------

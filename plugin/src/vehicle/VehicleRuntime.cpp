@@ -101,6 +101,7 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody,
 
 void VehicleRuntime::resetMotion() {
   pendingVelocityChange.setZero();
+  stillTime = 0;
   steering.resetMotion();
   drivetrain.resetMotion();
   stability.resetMotion();
@@ -243,13 +244,48 @@ void VehicleRuntime::solveContacts(btScalar dt) {
     if (wheel.contact.groundBody >= 0)
       solver.groundBodies()[size_t(wheel.contact.groundBody)].applyAngularImpulse(-angularImpulse);
   }
-  chassis->setLinearVelocity(body.linearVelocity);
-  chassis->setAngularVelocity(body.angularVelocity);
+  setChassisVelocity(body, dt);
   for (SolverBody& ground : solver.groundBodies()) {
     ground.body->setLinearVelocity(ground.linearVelocity);
     ground.body->setAngularVelocity(ground.angularVelocity);
     ground.body->activate();
   }
+}
+
+void VehicleRuntime::setChassisVelocity(const SolverBody& body, btScalar dt) {
+  // The solve leaves the chassis the velocity it has when the next step starts, less what its
+  // forces add before then (ContactSolver.h): a parked car holds g dt upwards, 0.08 m/s at
+  // 1/120 s. Bullet decides sleep right after the actions, from the velocity a body holds, so
+  // against a sleeping threshold below g dt (a script's sleep_speed_vehicle is 0.04 m/s) a
+  // parked car never slept. The car therefore times its own stillness, from its own velocity
+  // and its wheels' spin, and once it has been still for Bullet's deactivation time it holds its
+  // own velocity for that one step, with the time it has waited: Bullet's test passes and
+  // Bullet puts it to sleep with its island. If the island stays awake (another body touching
+  // it moves), the car goes on as before and tries again after another wait; the one step
+  // without the gravity's cancellation lets it sag g dt^2 (0.7 mm at 1/120 s), which the next
+  // solve takes back.
+  const btVector3 linear = body.linearVelocity + body.predictedLinearChange;
+  const btVector3 angular = body.angularVelocity + body.predictedAngularChange;
+  const btScalar linearThreshold = chassis->getLinearSleepingThreshold();
+  const btScalar angularThreshold = chassis->getAngularSleepingThreshold();
+  bool still = input.pedal == 0 && linear.length2() < linearThreshold * linearThreshold &&
+               angular.length2() < angularThreshold * angularThreshold;
+  for (const Wheel& wheel : wheels)
+    still = still && std::fabs(wheel.state.angularSpeed * wheel.settings.radius) < linearThreshold;
+  const bool maySleep = chassis->getActivationState() != DISABLE_DEACTIVATION &&
+                        !gDisableDeactivation && gDeactivationTime > 0;
+  stillTime = still && maySleep ? stillTime + dt : 0;
+  if (stillTime > gDeactivationTime) {
+    chassis->setLinearVelocity(linear);
+    chassis->setAngularVelocity(angular);
+    chassis->setDeactivationTime(stillTime);
+    stillTime = 0;
+    // The next step, if the island keeps the car awake, starts g dt faster than a solve expects.
+    solver.forgetExpectedVelocity();
+    return;
+  }
+  chassis->setLinearVelocity(body.linearVelocity);
+  chassis->setAngularVelocity(body.angularVelocity);
 }
 
 void VehicleRuntime::rotateWheels(btScalar dt) {

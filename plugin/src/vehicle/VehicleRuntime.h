@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ground/GroundQuery.h"
+#include "io/StateArchive.h"
 #include "raycar/tire/SurfaceTable.h"
 #include "raycar/vehicle/DriverInput.h"
 #include "raycar/vehicle/VehicleSettings.h"
@@ -88,6 +89,7 @@ class VehicleRuntime {
       archive.flag(*value);
     archive.integer(rejectedInputs);
     archive.vector(pendingVelocityChange);
+    archive.scalar(stillTime, 0, kStateMagnitude);
     steering.transferState(archive);
     drivetrain.transferState(archive);
     stability.transferState(archive);
@@ -116,9 +118,15 @@ class VehicleRuntime {
   int rejectedInputs = 0;
   bool handbrake = false;
   btVector3 pendingVelocityChange{0, 0, 0};  // m/s the chassis' forces add next step
+  // s the car has stood still (chassis and wheels below the chassis' sleeping thresholds, the
+  // pedal released) since it last moved or last handed itself to Bullet's sleep (solveContacts).
+  btScalar stillTime = 0;
 
  private:
   int groundBodyIndex(btRigidBody* body);
+  // The chassis' velocities as the solve leaves them for the next step (m/s, rad/s); on a step
+  // that ends stillTime's wait, the car's own instead, so that Bullet's sleep test passes.
+  void setChassisVelocity(const SolverBody& body, btScalar dt);
 };
 
 }  // namespace raycar

@@ -59,12 +59,15 @@ class RaycastVehicle : public btActionInterface {
 
   // btActionInterface. dt <= 0 or non-finite: nothing happens. A chassis whose state is not
   // finite is left alone, and so is a sleeping one (Bullet's deactivation): a parked car costs
-  // nothing until an input changes, which wakes it.
+  // nothing until an input changes, which wakes it. A car that has stood still (chassis and
+  // wheels below the chassis' sleeping thresholds, pedal released) for Bullet's deactivation
+  // time is put to sleep, whatever the gravity it holds between steps (linearVelocity()).
   void updateAction(btCollisionWorld* world, btScalar dt) override;
   void debugDraw(btIDebugDraw* drawer) override;
 
   // The driver's input, held until the next call. NaN and infinite components count as rejected
-  // (rejectedInputs()) and act as 0; finite out-of-range values are clamped. Wakes the chassis.
+  // (rejectedInputs()) and act as 0; finite out-of-range values are clamped. An input that
+  // differs from the one held wakes the chassis; the same input again does not.
   void setInput(const DriverInput& input);
 
   // Per-wheel inputs, held until changed, added to the drivetrain's; a change wakes the chassis.
@@ -166,6 +169,7 @@ class RaycastVehicle : public btActionInterface {
  private:
   void checkWheelIndex(int wheel, const char* what) const;
   void wake() const;
+  void wakeIf(bool inputChanged) const;
 
   std::unique_ptr<VehicleRuntime> runtime_;
 };
