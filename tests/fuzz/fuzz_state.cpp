@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   std::vector<std::uint8_t> buffer(data, data + size);
   if (size > 0 && (data[0] & 1) != 0) {
     // The initial state's header around the input's payload, padded or cut to its length.
-    const size_t header = 20;
+    const size_t header = 24;  // the format's header (plugin/src/io/StateArchive.h)
     buffer.assign(scene.initial.begin(), scene.initial.end());
     for (size_t i = header; i < buffer.size(); ++i)
       buffer[i] = i - header + 1 < size ? data[i - header + 1] : scene.initial[i];

@@ -1,5 +1,7 @@
 #include "io/StateArchive.h"
 
+#include <cstdio>
+
 namespace raycar {
 namespace {
 constexpr char kMagic[4] = {'R', 'C', 'V', 'S'};
@@ -25,7 +27,8 @@ std::uint32_t stateChecksum(const std::uint8_t* data, size_t size) {
   return hash;
 }
 
-void writeStateHeader(std::vector<std::uint8_t>& buffer, StateKind kind, std::uint32_t count) {
+void writeStateHeader(std::vector<std::uint8_t>& buffer, StateKind kind, std::uint32_t count,
+                      std::uint32_t layout) {
   const size_t payloadBytes = buffer.size() - kStateHeaderBytes;
   std::memcpy(buffer.data(), kMagic, 4);
   writeAt(buffer, 4, kStateVersion);
@@ -34,10 +37,11 @@ void writeStateHeader(std::vector<std::uint8_t>& buffer, StateKind kind, std::ui
   writeAt(buffer, 8, count);
   writeAt(buffer, 12, std::uint32_t(payloadBytes));
   writeAt(buffer, 16, stateChecksum(buffer.data() + kStateHeaderBytes, payloadBytes));
+  writeAt(buffer, 20, layout);
 }
 
 const std::uint8_t* checkStateHeader(const void* data, size_t size, StateKind kind,
-                                     std::uint32_t count, size_t& payloadBytes) {
+                                     std::uint32_t count, std::uint32_t layout, size_t& payloadBytes) {
   const auto* bytes = static_cast<const std::uint8_t*>(data);
   if (bytes == nullptr || size < kStateHeaderBytes || std::memcmp(bytes, kMagic, 4) != 0)
     throw StateError("not a raycar state (" + std::to_string(size) + " bytes without the RCVS header)");
@@ -57,6 +61,16 @@ const std::uint8_t* checkStateHeader(const void* data, size_t size, StateKind ki
     throw StateError(std::string("saved for ") + std::to_string(savedCount) +
                      (kind == StateKind::Vehicle ? " wheels" : " vehicles") + "; this one has " +
                      std::to_string(count));
+  // Another car with as many wheels (a coupe's state offered to a sedan, or a group's snapshot
+  // after its cars were removed and added in another order) would restore without complaint
+  // into a car it was never the state of.
+  const auto savedLayout = readAt<std::uint32_t>(bytes, 20);
+  if (savedLayout != layout) {
+    char text[112];
+    std::snprintf(text, sizeof(text), "saved from a vehicle of another layout (%08x; this one's %08x)",
+                  unsigned(savedLayout), unsigned(layout));
+    throw StateError(text);
+  }
   payloadBytes = readAt<std::uint32_t>(bytes, 12);
   if (size - kStateHeaderBytes != payloadBytes)
     throw StateError("truncated or padded: the header promises " + std::to_string(payloadBytes) +

@@ -6,7 +6,8 @@
 //
 // A buffer is a header followed by the payload:
 //   magic "RCVS" | version u16 | sizeof(btScalar) u8 | kind u8 | count u32 | payload bytes u32 |
-//   FNV-1a of the payload u32
+//   FNV-1a of the payload u32 | layout u32 (layoutFingerprint of the vehicle's settings; 0 for a
+//   group, whose parts carry their own)
 // kind 1: one vehicle, count = its wheels; kind 2: a VehicleGroup, count = its vehicles, and the
 // payload is each vehicle's whole buffer after a u32 of its length. Numbers are in the machine's
 // byte order: a buffer is for the same build on the same kind of machine (rollback, replays,
@@ -131,17 +132,20 @@ class StateReader {
 };
 
 // The header: written before a payload of `payloadBytes` that starts at `payload`.
-constexpr size_t kStateHeaderBytes = 4 + 2 + 1 + 1 + 4 + 4 + 4;
-// 2: the stick anchors' expected chassis velocity; 3: the time the car has stood still
+constexpr size_t kStateHeaderBytes = 4 + 2 + 1 + 1 + 4 + 4 + 4 + 4;
+// 2: the stick anchors' expected chassis velocity; 3: the time the car has stood still, and the
+// vehicle's layout in the header
 constexpr std::uint16_t kStateVersion = 3;
 
 std::uint32_t stateChecksum(const std::uint8_t* data, size_t size);  // FNV-1a
 // Fills the header of `buffer` (whose first kStateHeaderBytes are reserved) for the payload
 // that follows it.
-void writeStateHeader(std::vector<std::uint8_t>& buffer, StateKind kind, std::uint32_t count);
-// Checks a buffer's header against what the reader expects (kind, count) and its payload's
-// length and checksum; throws StateError naming what does not match. Returns the payload.
+void writeStateHeader(std::vector<std::uint8_t>& buffer, StateKind kind, std::uint32_t count,
+                      std::uint32_t layout);
+// Checks a buffer's header against what the reader expects (kind, count, layout) and its
+// payload's length and checksum; throws StateError naming what does not match. Returns the
+// payload.
 const std::uint8_t* checkStateHeader(const void* data, size_t size, StateKind kind,
-                                     std::uint32_t count, size_t& payloadBytes);
+                                     std::uint32_t count, std::uint32_t layout, size_t& payloadBytes);
 
 }  // namespace raycar

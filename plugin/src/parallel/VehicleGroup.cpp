@@ -13,10 +13,18 @@
 #include "vehicle/VehicleRuntime.h"
 
 namespace raycar {
+namespace {
+int checkedAtLeastOne(int value, const char* what) {
+  if (value < 1)
+    throw InputError("vehicle group", std::string(what) + " " + std::to_string(value) + " is below 1");
+  return value;
+}
+}  // namespace
+
 VehicleGroup::VehicleGroup(int threads, int minimumVehiclesPerThread)
     : wheelMemory_(std::make_unique<WheelBlockPool>()),
-      minimumVehiclesPerThread_(std::max(minimumVehiclesPerThread, 1)),
-      pool_(std::make_unique<WorkerPool>(std::max(threads, 1))) {}
+      minimumVehiclesPerThread_(checkedAtLeastOne(minimumVehiclesPerThread, "minimum vehicles per thread")),
+      pool_(std::make_unique<WorkerPool>(checkedAtLeastOne(threads, "thread count"))) {}
 
 VehicleGroup::~VehicleGroup() = default;
 
@@ -55,13 +63,14 @@ RaycastVehicle& VehicleGroup::vehicle(int index) {
   return *vehicles_[size_t(index)];
 }
 
-void VehicleGroup::removeVehicle(RaycastVehicle& vehicle) {
+bool VehicleGroup::removeVehicle(RaycastVehicle& vehicle) {
   const auto found = std::find_if(vehicles_.begin(), vehicles_.end(),
                                   [&](const auto& owned) { return owned.get() == &vehicle; });
-  if (found == vehicles_.end()) return;
+  if (found == vehicles_.end()) return false;
   runtimes_.erase(runtimes_.begin() + (found - vehicles_.begin()));
   vehicles_.erase(found);
   resumeAt_.pop_back();
+  return true;
 }
 
 void VehicleGroup::setParallelFor(ParallelFor parallelFor) { parallelFor_ = std::move(parallelFor); }
@@ -143,14 +152,14 @@ void VehicleGroup::saveState(std::vector<std::uint8_t>& buffer) const {
     std::memcpy(buffer.data() + at, &length, sizeof(length));
     buffer.insert(buffer.end(), part.begin(), part.end());
   }
-  writeStateHeader(buffer, StateKind::Group, std::uint32_t(vehicles_.size()));
+  writeStateHeader(buffer, StateKind::Group, std::uint32_t(vehicles_.size()), 0);
 }
 
 void VehicleGroup::splitState(const void* data, size_t size,
                               std::vector<std::pair<const std::uint8_t*, size_t>>& parts) const {
   size_t payloadBytes = 0;
   const std::uint8_t* at =
-      checkStateHeader(data, size, StateKind::Group, std::uint32_t(vehicles_.size()), payloadBytes);
+      checkStateHeader(data, size, StateKind::Group, std::uint32_t(vehicles_.size()), 0, payloadBytes);
   const std::uint8_t* end = at + payloadBytes;
   for (size_t i = 0; i < vehicles_.size(); ++i) {
     std::uint32_t length = 0;

@@ -194,7 +194,7 @@ void RaycastVehicle::saveState(std::vector<std::uint8_t>& buffer) const {
   buffer.resize(kStateHeaderBytes);
   StateWriter writer(buffer);
   runtime_->transferState(writer);
-  writeStateHeader(buffer, StateKind::Vehicle, std::uint32_t(wheelCount()));
+  writeStateHeader(buffer, StateKind::Vehicle, std::uint32_t(wheelCount()), runtime_->layout);
 }
 
 std::vector<std::uint8_t> RaycastVehicle::saveState() const {
@@ -212,7 +212,8 @@ size_t RaycastVehicle::stateSize() const {
 void RaycastVehicle::checkState(const void* data, size_t size) const {
   size_t payloadBytes = 0;
   const std::uint8_t* payload =
-      checkStateHeader(data, size, StateKind::Vehicle, std::uint32_t(wheelCount()), payloadBytes);
+      checkStateHeader(data, size, StateKind::Vehicle, std::uint32_t(wheelCount()),
+                       runtime_->layout, payloadBytes);
   StateCounter counter;
   runtime_->transferState(counter);
   if (counter.bytes != payloadBytes)

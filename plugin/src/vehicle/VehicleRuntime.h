@@ -103,6 +103,7 @@ class VehicleRuntime {
   // from the cache the car before left it in).
   const std::shared_ptr<const VehicleSettings> sharedSettings;
   const VehicleSettings& settings;  // *sharedSettings
+  const std::uint32_t layout;  // layoutFingerprint(settings): a saved state names it
   WheelArray wheels;
   Steering steering;
   Drivetrain drivetrain;

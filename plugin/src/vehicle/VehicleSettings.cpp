@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "raycar/vehicle/SettingsFields.h"
 
@@ -133,6 +134,26 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
   std::vector<std::string> texts;
   for (const SettingsProblem& problem : checkVehicleSettings(settings)) texts.push_back(problem.text());
   return texts;
+}
+
+std::uint32_t layoutFingerprint(const VehicleSettings& settings) {
+  std::uint32_t hash = 2166136261u;
+  auto add = [&hash](double value) {
+    unsigned char bytes[sizeof(double)];
+    std::memcpy(bytes, &value, sizeof(double));
+    for (unsigned char byte : bytes) hash = (hash ^ byte) * 16777619u;
+  };
+  add(double(settings.wheels.size()));
+  for (const WheelSettings& wheel : settings.wheels) {
+    for (int axis = 0; axis < 3; ++axis) add(double(wheel.attachmentPoint[axis]));
+    add(double(wheel.radius));
+    add(double(wheel.suspensionMaxLength));
+    add(double(wheel.axle));
+    add(double(wheel.driving));
+  }
+  add(double(settings.differentials.size()));
+  for (btScalar ratio : settings.gearbox.gears) add(double(ratio));
+  return hash;
 }
 
 }  // namespace raycar

@@ -41,16 +41,17 @@ enum class StepStage : char;  // plugin/src/vehicle/StepStages.h
 class VehicleGroup : public btActionInterface {
  public:
   // threads >= 1: the calling thread plus threads - 1 workers (started here, idle between steps).
-  // With fewer than minimumVehiclesPerThread vehicles per thread, waking the workers costs more
-  // than it saves (tens of microseconds a step), and phase 1 runs on the calling thread alone,
-  // with the same results.
+  // With fewer than minimumVehiclesPerThread (>= 1) vehicles per thread, waking the workers costs
+  // more than it saves (tens of microseconds a step), and phase 1 runs on the calling thread
+  // alone, with the same results. Either below 1 throws InputError.
   explicit VehicleGroup(int threads = 1, int minimumVehiclesPerThread = 32);
   ~VehicleGroup() override;
   VehicleGroup(const VehicleGroup&) = delete;
   VehicleGroup& operator=(const VehicleGroup&) = delete;
 
-  // A vehicle owned by the group (throws SettingsError like RaycastVehicle's constructor). Do not
-  // also add it to the world as an action.
+  // A vehicle owned by the group (throws SettingsError like RaycastVehicle's constructor), after
+  // the ones it holds: the group steps, saves and numbers its vehicles in the order they were
+  // added. Do not also add it to the world as an action, nor give one chassis two vehicles.
   RaycastVehicle& addVehicle(btRigidBody& chassis, VehicleSettings settings);
   // The same with settings other vehicles may share (RaycastVehicle's shared constructor).
   RaycastVehicle& addVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
@@ -62,7 +63,14 @@ class VehicleGroup : public btActionInterface {
   // SettingsError as addVehicle does, and std::bad_alloc when the memory is not there (as
   // std::vector::reserve: 2e9 cars of 6.7 kB ask for 13 TB); the group is then as it was.
   void reserve(const VehicleSettings& settings, int count);
-  void removeVehicle(RaycastVehicle& vehicle);
+  // Destroys `vehicle`, one the group holds; the others keep their order (and their numbers
+  // shift down past it). The chassis stays in the world, the game's. Returns false, changing
+  // nothing, for a vehicle the group does not hold. Any reference to the removed vehicle dangles
+  // afterwards: the next addVehicle may well build its vehicle at the same address, so a second
+  // removeVehicle through the old reference would remove that one. A group's saved state holds
+  // its vehicles by position: restore it into the same vehicles in the same order (a vehicle of
+  // another layout, as after a remove and an add, refuses its part).
+  bool removeVehicle(RaycastVehicle& vehicle);
   int vehicleCount() const { return int(vehicles_.size()); }
   // Throws InputError for an index outside [0, vehicleCount()).
   RaycastVehicle& vehicle(int index);
@@ -83,7 +91,9 @@ class VehicleGroup : public btActionInterface {
 
   // Every vehicle's state (RaycastVehicle::saveState) in one buffer, in the group's order. A
   // restore checks every vehicle's part before it restores any: a StateError (another vehicle
-  // count, a part that is not its vehicle's) changes nothing.
+  // count, a part that is not its vehicle's: another layout or wheel count, named by the
+  // vehicle's number) changes nothing. Vehicles of one layout cannot tell their parts apart: after
+  // removing and adding cars, save again rather than restore an older buffer.
   void saveState(std::vector<std::uint8_t>& buffer) const;
   void restoreState(const void* data, size_t size);
 

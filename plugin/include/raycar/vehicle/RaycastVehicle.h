@@ -143,7 +143,8 @@ class RaycastVehicle : public btActionInterface {
   void saveState(std::vector<std::uint8_t>& buffer) const;  // replaces the buffer's contents
   std::vector<std::uint8_t> saveState() const;
   size_t stateSize() const;  // bytes saveState writes for this vehicle
-  // Throws StateError (not a state, another format version or precision, another wheel count,
+  // Throws StateError (not a state, another format version or precision, another wheel count or
+  // layout (layoutFingerprint: a sedan's state offered to a coupe; a retuned sedan takes it),
   // truncated, corrupted, a value not finite or out of range) and then changes nothing.
   void restoreState(const void* data, size_t size);
   // The checks restoreState makes, without restoring: throws StateError as it would.

@@ -5,6 +5,7 @@
 
 #include <LinearMath/btVector3.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -95,5 +96,12 @@ struct VehicleSettings {
 std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& settings);
 // Their texts ("wheel 2: maxFriction (max_friction) must be >= minFriction (min_friction)").
 std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings);
+
+// A number naming a vehicle's layout: FNV-1a over its wheels' places, sizes and suspension
+// travel, its axles, its differentials' count and its gear ratios. A saved state is a state of
+// one layout (its suspension lengths, gear, wheel spins mean nothing on another), so it records
+// this and a vehicle of another layout refuses it; tuning springs, tires, the engine or the
+// solve keeps the layout, and a state restores across such a change.
+std::uint32_t layoutFingerprint(const VehicleSettings& settings);
 
 }  // namespace raycar
