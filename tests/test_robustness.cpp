@@ -9,6 +9,7 @@
 #include "raycar/io/ObjModel.h"
 #include "raycar/io/VehicleLoader.h"
 #include "raycar/io/VehicleScript.h"
+#include "raycar/parallel/VehicleGroup.h"
 #include "Tolerance.h"
 
 using namespace raycar;
@@ -138,6 +139,38 @@ TEST_CASE("a parked car falls asleep below a script's sleeping threshold, fed th
     CHECK(car.chassis->getActivationState() == ISLAND_SLEEPING);
     CHECK((car.chassis->getCenterOfMassPosition() - asleep).length() == 0);
   }
+}
+
+TEST_CASE("a car whose chassis left the world is left alone, its group's other cars drive on") {
+  // A game despawning a car takes its chassis out of the world and may remove the vehicle from
+  // its group later: meanwhile the group must not push the detached body (it had gathered
+  // 0.5 m/s in 2 s).
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  CarSpec spec;
+  const VehicleSettings settings = makeCarSettings(spec);
+  VehicleGroup group;
+  btRigidBody* kept = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f),
+                                   btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)), 0.5f);
+  btRigidBody* detached = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f),
+                                       btTransform(btQuaternion::getIdentity(), btVector3(10, restHeight(spec), 0)), 0.5f);
+  RaycastVehicle& keptCar = group.addVehicle(*kept, settings);
+  RaycastVehicle& detachedCar = group.addVehicle(*detached, settings);
+  world.world().addAction(&group);
+  DriverInput input;
+  input.pedal = 0.5f;
+  keptCar.setInput(input);
+  detachedCar.setInput(input);
+  for (int i = 0; i < int(0.5 / kStep); ++i) world.step(kStep);
+  world.world().removeRigidBody(detached);
+  const btTransform pose = detached->getWorldTransform();
+  const btVector3 velocity = detached->getLinearVelocity();
+  const btVector3 keptStart = kept->getCenterOfMassPosition();
+  for (int i = 0; i < int(2 / kStep); ++i) world.step(kStep);
+  CHECK(detached->getWorldTransform().getOrigin() == pose.getOrigin());
+  CHECK(detached->getLinearVelocity() == velocity);
+  CHECK((kept->getCenterOfMassPosition() - keptStart).length() > 1);  // the other car drove on
+  world.world().removeAction(&group);
 }
 
 TEST_CASE("a car with its pedal pressed, or rolling, does not fall asleep") {

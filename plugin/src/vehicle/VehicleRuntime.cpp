@@ -112,6 +112,9 @@ void VehicleRuntime::resetMotion() {
 
 bool VehicleRuntime::beginStep(const btCollisionWorld* world, btScalar dt) const {
   if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return false;
+  // A chassis the game took out of the world (its vehicle still in a group, or still an action)
+  // has no broadphase handle: nothing moves it, and the car would push it through the air.
+  if (chassis->getBroadphaseHandle() == nullptr) return false;
   const btTransform& transform = chassis->getWorldTransform();
   if (!isFinite(transform.getOrigin()) || !isFinite(chassis->getLinearVelocity()) ||
       !isFinite(chassis->getAngularVelocity()))

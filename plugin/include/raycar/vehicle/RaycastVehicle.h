@@ -58,7 +58,8 @@ class RaycastVehicle : public btActionInterface {
   RaycastVehicle& operator=(const RaycastVehicle&) = delete;
 
   // btActionInterface. dt <= 0 or non-finite: nothing happens. A chassis whose state is not
-  // finite is left alone, and so is a sleeping one (Bullet's deactivation): a parked car costs
+  // finite is left alone, and so is one taken out of the world (no broadphase handle) and a
+  // sleeping one (Bullet's deactivation): a parked car costs
   // nothing until an input changes, which wakes it. A car that has stood still (chassis and
   // wheels below the chassis' sleeping thresholds, pedal released) for Bullet's deactivation
   // time is put to sleep, whatever the gravity it holds between steps (linearVelocity()).
