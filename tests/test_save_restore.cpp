@@ -177,9 +177,9 @@ TEST_CASE("a buffer that is not this vehicle's state is refused, naming why, and
 
 TEST_CASE("a state names its vehicle's layout: another car refuses it, the same car retuned takes it") {
   // A coupe and a sedan both have four wheels, so a wheel count alone let one take the other's
-  // state (its gear, spins and suspension lengths meaning nothing there). The layout (where the
-  // wheels are, how big, their travel and axles, the gears) names the car; tuning springs, tires
-  // or the solve does not change it.
+  // state (the sedan's driven front wheels' spins on the coupe's free ones). The layout (which
+  // wheels drive, steer and have the handbrake, on which axles; the gear and differential
+  // counts) names the car; tuning radii, dampers, ratios, the engine or the solve does not.
   RoadSpec sedanSpec;
   sedanSpec.vehicle = "sedan";
   RoadRig sedan(sedanSpec);
@@ -194,7 +194,11 @@ TEST_CASE("a state names its vehicle's layout: another car refuses it, the same 
   CHECK(coupe.vehicle().saveState() == coupeBefore);
 
   VehicleSettings retuned = sedan.vehicle().settings();
-  for (WheelSettings& wheel : retuned.wheels) wheel.stiffness *= 1.2f;
+  for (WheelSettings& wheel : retuned.wheels) {
+    wheel.radius *= 1.02f;
+    wheel.attachmentPoint += btVector3(0, 0.01f, 0);  // ride height
+  }
+  for (btScalar& ratio : retuned.gearbox.gears) ratio *= 1.05f;
   retuned.solver.tolerance *= 2;
   retuned.engine.power *= 1.1f;
   RaycastVehicle sibling(sedan.chassis(), retuned);
@@ -209,27 +213,28 @@ TEST_CASE("a group's snapshot is refused by the same cars in another order, nami
   TestWorld world;
   world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
   const CarSpec spec;
-  VehicleSettings narrow = makeCarSettings(spec);
-  VehicleSettings wide = narrow;
-  for (WheelSettings& wheel : wide.wheels) wheel.attachmentPoint.setX(wheel.attachmentPoint.x() * 1.1f);
+  VehicleSettings rearHandbrake = makeCarSettings(spec);
+  VehicleSettings allHandbrake = rearHandbrake;
+  for (WheelSettings& wheel : allHandbrake.wheels) wheel.canBrake = true;  // a handbrake on every wheel
+  REQUIRE(layoutFingerprint(allHandbrake) != layoutFingerprint(rearHandbrake));
   VehicleGroup group;
   btRigidBody* narrowBody = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f),
                                          btTransform(btQuaternion::getIdentity(), btVector3(0, 0.8f, 0)), 0.5f);
   btRigidBody* wideBody = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f),
                                        btTransform(btQuaternion::getIdentity(), btVector3(10, 0.8f, 0)), 0.5f);
-  RaycastVehicle* first = &group.addVehicle(*narrowBody, narrow);
-  group.addVehicle(*wideBody, wide);
+  RaycastVehicle* first = &group.addVehicle(*narrowBody, rearHandbrake);
+  group.addVehicle(*wideBody, allHandbrake);
   world.world().addAction(&group);
   for (int step = 0; step < 60; ++step) world.step(1.0f / 120);
   std::vector<std::uint8_t> saved;
   group.saveState(saved);
   CHECK(group.removeVehicle(*first));
   {
-    RaycastVehicle outsider(*narrowBody, narrow);  // not the group's: removing it changes nothing
+    RaycastVehicle outsider(*narrowBody, rearHandbrake);  // not the group's: removing it changes nothing
     CHECK_FALSE(group.removeVehicle(outsider));
     CHECK(group.vehicleCount() == 1);
   }
-  group.addVehicle(*narrowBody, narrow);
+  group.addVehicle(*narrowBody, rearHandbrake);
   std::vector<std::uint8_t> before;
   group.saveState(before);
   CHECK_THROWS_WITH_AS(group.restoreState(saved.data(), saved.size()),

@@ -1,20 +1,10 @@
 #include "ground/NearbyObjects.h"
 
-#include "Prefetch.h"
-
 namespace raycar {
 namespace {
 // Depth-first walk: the stack holds at most the tree depth plus one. btDbvtBroadphase keeps its
 // trees balanced incrementally; 128 is far beyond what a world of a million objects needs.
 constexpr int kStackSize = 128;
-
-// A node's volume is tested first, then its children or data read: both ends of the node, which
-// may lie on two cache lines.
-void prefetchNode(const btDbvtNode* node) {
-  const char* first = reinterpret_cast<const char*>(node);
-  prefetchLine(first);
-  prefetchLine(first + sizeof(btDbvtNode) - 1);
-}
 }  // namespace
 
 bool NearbyObjects::gather(const btCollisionWorld& world, const btVector3& boxMin,
@@ -36,10 +26,6 @@ bool NearbyObjects::gather(const btCollisionWorld& world, const btVector3& boxMi
       if (!Intersect(node->volume, box)) continue;
       if (node->isinternal()) {
         if (depth + 2 > kStackSize) return false;
-        // Both children are asked for at once: the walk descends into one while the other,
-        // tested later, arrives meanwhile, rather than each costing its own memory round trip.
-        prefetchNode(node->childs[0]);
-        prefetchNode(node->childs[1]);
         stack[depth++] = node->childs[0];
         stack[depth++] = node->childs[1];
         continue;

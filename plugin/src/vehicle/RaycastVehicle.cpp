@@ -132,10 +132,13 @@ void RaycastVehicle::wake() const {
   runtime_->chassis->activate(true);
 }
 
-void RaycastVehicle::wakeIf(bool inputChanged) const {
+void RaycastVehicle::wakeIf(bool inputChanged) {
   // Only a change: a game sets its cars' inputs every frame, and a parked car given the same
-  // input again stays asleep.
-  if (inputChanged) wake();
+  // input again stays asleep. A change also starts the car's wait for sleep over, so that a
+  // handbrake released or a wheel steered just before the wait ends is acted on.
+  if (!inputChanged) return;
+  runtime_->stillTime = 0;
+  wake();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ VehicleRuntime::VehicleRuntime(btRigidBody& chassisBody,
 
 void VehicleRuntime::resetMotion() {
   pendingVelocityChange.setZero();
-  stillTime = 0;
+  stillTime = 0;  // (a raised sleep threshold is put back by the next step)
   steering.resetMotion();
   drivetrain.resetMotion();
   stability.resetMotion();
@@ -257,39 +257,66 @@ void VehicleRuntime::solveContacts(btScalar dt) {
 }
 
 void VehicleRuntime::setChassisVelocity(const SolverBody& body, btScalar dt) {
-  // The solve leaves the chassis the velocity it has when the next step starts, less what its
-  // forces add before then (ContactSolver.h): a parked car holds g dt upwards, 0.08 m/s at
-  // 1/120 s. Bullet decides sleep right after the actions, from the velocity a body holds, so
-  // against a sleeping threshold below g dt (a script's sleep_speed_vehicle is 0.04 m/s) a
-  // parked car never slept. The car therefore times its own stillness, from its own velocity
-  // and its wheels' spin, and once it has been still for Bullet's deactivation time it holds its
-  // own velocity for that one step, with the time it has waited: Bullet's test passes and
-  // Bullet puts it to sleep with its island. If the island stays awake (another body touching
-  // it moves), the car goes on as before and tries again after another wait; the one step
-  // without the gravity's cancellation lets it sag g dt^2 (0.7 mm at 1/120 s), which the next
-  // solve takes back.
+  chassis->setLinearVelocity(body.linearVelocity);
+  chassis->setAngularVelocity(body.angularVelocity);
+  prepareSleep(body, dt);
+}
+
+bool VehicleRuntime::standsStill(const SolverBody& body) const {
+  // As the car moves, not as its chassis holds (less the gravity the next step adds), and
+  // nothing about to move it: no pedal (held or still ramping), no torque of the game's on a
+  // wheel, no wheel turning, no ground moving under a wheel (a platform, a body). A wheel in the
+  // air does not keep a car that stands on the others awake; a falling chassis does.
   const btVector3 linear = body.linearVelocity + body.predictedLinearChange;
   const btVector3 angular = body.angularVelocity + body.predictedAngularChange;
   const btScalar linearThreshold = chassis->getLinearSleepingThreshold();
   const btScalar angularThreshold = chassis->getAngularSleepingThreshold();
-  bool still = input.pedal == 0 && linear.length2() < linearThreshold * linearThreshold &&
-               angular.length2() < angularThreshold * angularThreshold;
-  for (const Wheel& wheel : wheels)
-    still = still && std::fabs(wheel.state.angularSpeed * wheel.settings.radius) < linearThreshold;
+  if (input.pedal != 0 || steering.pedal() != 0) return false;
+  if (!(linear.length2() < linearThreshold * linearThreshold) ||
+      !(angular.length2() < angularThreshold * angularThreshold))
+    return false;
+  for (const Wheel& wheel : wheels) {
+    if (wheel.directDrive != 0 || (wheel.state.inContact && !wheel.groundVelocity.isZero()))
+      return false;
+    if (!(std::fabs(wheel.state.angularSpeed * wheel.settings.radius) < linearThreshold)) return false;
+  }
+  return true;
+}
+
+void VehicleRuntime::prepareSleep(const SolverBody& body, btScalar dt) {
+  // Bullet decides sleep right after the actions, from the velocity a body holds, and a car's
+  // chassis holds its own less the gravity the next step adds (ContactSolver.h): a parked car
+  // g dt upwards, 0.08 m/s at 1/120 s, above a script's 0.04 m/s sleep_speed_vehicle, so it
+  // never slept; under Bullet's 0.8 m/s default, a car revving against its brakes did. So the
+  // car decides: it times its own stillness (standsStill), keeps Bullet's timer at zero while it
+  // moves, and once it has been still for Bullet's deactivation time, raises its chassis' linear
+  // threshold above the velocity it holds for Bullet's test at the end of this step, with the
+  // time it has waited. Bullet then puts it to sleep with its island (cars whose boxes overlap
+  // share one: each passes the test every step from its own wait on, until all of them do).
+  // The chassis keeps the raised threshold while it sleeps; the first step after it wakes puts
+  // the game's back, unless the game has set another meanwhile.
+  if (raisedSleepThreshold > 0) {
+    if (chassis->getLinearSleepingThreshold() == raisedSleepThreshold)
+      chassis->setSleepingThresholds(replacedSleepThreshold, chassis->getAngularSleepingThreshold());
+    raisedSleepThreshold = replacedSleepThreshold = 0;
+  }
   const bool maySleep = chassis->getActivationState() != DISABLE_DEACTIVATION &&
                         !gDisableDeactivation && gDeactivationTime > 0;
-  stillTime = still && maySleep ? stillTime + dt : 0;
-  if (stillTime > gDeactivationTime) {
-    chassis->setLinearVelocity(linear);
-    chassis->setAngularVelocity(angular);
-    chassis->setDeactivationTime(stillTime);
+  if (!maySleep || !standsStill(body)) {
     stillTime = 0;
-    // The next step, if the island keeps the car awake, starts g dt faster than a solve expects.
-    solver.forgetExpectedVelocity();
+    chassis->setDeactivationTime(0);
     return;
   }
-  chassis->setLinearVelocity(body.linearVelocity);
-  chassis->setAngularVelocity(body.angularVelocity);
+  stillTime += dt;
+  if (stillTime <= gDeactivationTime) return;
+  const btScalar threshold = chassis->getLinearSleepingThreshold();
+  const btScalar held = chassis->getLinearVelocity().length();
+  if (!(held < threshold)) {
+    replacedSleepThreshold = threshold;
+    raisedSleepThreshold = held + threshold;
+    chassis->setSleepingThresholds(raisedSleepThreshold, chassis->getAngularSleepingThreshold());
+  }
+  chassis->setDeactivationTime(stillTime);
 }
 
 void VehicleRuntime::rotateWheels(btScalar dt) {

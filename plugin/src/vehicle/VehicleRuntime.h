@@ -72,7 +72,11 @@ class VehicleRuntime {
     return chassis->getWorldTransform().getBasis() * settings.axes.forward;
   }
   // The chassis velocity over the coming step (m/s, RaycastVehicle::linearVelocity says why).
-  btVector3 linearVelocity() const { return chassis->getLinearVelocity() + pendingVelocityChange; }
+  // Asleep, the chassis holds no velocity and no gravity is pending.
+  btVector3 linearVelocity() const {
+    return chassis->isActive() ? chassis->getLinearVelocity() + pendingVelocityChange
+                               : chassis->getLinearVelocity();
+  }
   btScalar forwardSpeed() const { return linearVelocity().dot(worldForward()); }  // m/s
 
   // RaycastVehicle::resetMotion: each part's motion as built.
@@ -90,6 +94,8 @@ class VehicleRuntime {
     archive.integer(rejectedInputs);
     archive.vector(pendingVelocityChange);
     archive.scalar(stillTime, 0, kStateMagnitude);
+    archive.scalar(raisedSleepThreshold, 0, kStateMagnitude);
+    archive.scalar(replacedSleepThreshold, 0, kStateMagnitude);
     steering.transferState(archive);
     drivetrain.transferState(archive);
     stability.transferState(archive);
@@ -119,15 +125,19 @@ class VehicleRuntime {
   int rejectedInputs = 0;
   bool handbrake = false;
   btVector3 pendingVelocityChange{0, 0, 0};  // m/s the chassis' forces add next step
-  // s the car has stood still (chassis and wheels below the chassis' sleeping thresholds, the
-  // pedal released) since it last moved or last handed itself to Bullet's sleep (solveContacts).
+  // Sleep (prepareSleep): s the car has stood still (standsStill), and the linear sleeping
+  // threshold (m/s) it raised its chassis to for Bullet's test (0: none) with the one it replaced.
   btScalar stillTime = 0;
+  btScalar raisedSleepThreshold = 0;
+  btScalar replacedSleepThreshold = 0;
 
  private:
   int groundBodyIndex(btRigidBody* body);
-  // The chassis' velocities as the solve leaves them for the next step (m/s, rad/s); on a step
-  // that ends stillTime's wait, the car's own instead, so that Bullet's sleep test passes.
+  // The chassis' velocities as the solve leaves them for the next step (m/s, rad/s), and what
+  // Bullet's sleep test will see of them (prepareSleep).
   void setChassisVelocity(const SolverBody& body, btScalar dt);
+  bool standsStill(const SolverBody& body) const;
+  void prepareSleep(const SolverBody& body, btScalar dt);
 };
 
 }  // namespace raycar

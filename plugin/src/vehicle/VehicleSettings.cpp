@@ -138,21 +138,29 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
 
 std::uint32_t layoutFingerprint(const VehicleSettings& settings) {
   std::uint32_t hash = 2166136261u;
-  auto add = [&hash](double value) {
-    unsigned char bytes[sizeof(double)];
-    std::memcpy(bytes, &value, sizeof(double));
+  auto add = [&hash](int value) {
+    unsigned char bytes[sizeof(std::int32_t)];
+    const auto word = std::int32_t(value);
+    std::memcpy(bytes, &word, sizeof(word));
     for (unsigned char byte : bytes) hash = (hash ^ byte) * 16777619u;
   };
-  add(double(settings.wheels.size()));
+  // Only what a state's meaning depends on: which wheel is which (its axle, whether it drives,
+  // steers, has the handbrake), how many gears and differentials there are. Numbers a game tunes
+  // (springs, tires, radii, ride height, ratios, masses) stay out.
+  add(int(settings.wheels.size()));
   for (const WheelSettings& wheel : settings.wheels) {
-    for (int axis = 0; axis < 3; ++axis) add(double(wheel.attachmentPoint[axis]));
-    add(double(wheel.radius));
-    add(double(wheel.suspensionMaxLength));
-    add(double(wheel.axle));
-    add(double(wheel.driving));
+    const bool steered = wheel.steering == SteerMode::Steered ||
+                         (wheel.steering == SteerMode::Automatic &&
+                          wheel.attachmentPoint.dot(settings.axes.forward) > 0);
+    add(wheel.axle);
+    add(int(wheel.driving) | int(steered) << 1 | int(wheel.canBrake) << 2);
   }
-  add(double(settings.differentials.size()));
-  for (btScalar ratio : settings.gearbox.gears) add(double(ratio));
+  add(int(settings.gearbox.gears.size()));
+  add(int(settings.differentials.size()));
+  for (const DifferentialSettings& differential : settings.differentials) {
+    add(differential.axle);
+    add(int(differential.type));
+  }
   return hash;
 }
 

@@ -60,9 +60,11 @@ class RaycastVehicle : public btActionInterface {
   // btActionInterface. dt <= 0 or non-finite: nothing happens. A chassis whose state is not
   // finite is left alone, and so is one taken out of the world (no broadphase handle) and a
   // sleeping one (Bullet's deactivation): a parked car costs
-  // nothing until an input changes, which wakes it. A car that has stood still (chassis and
-  // wheels below the chassis' sleeping thresholds, pedal released) for Bullet's deactivation
-  // time is put to sleep, whatever the gravity it holds between steps (linearVelocity()).
+  // nothing until an input changes, which wakes it. The car decides when it may sleep: once it
+  // has stood still for Bullet's deactivation time (its own velocity and its wheels' rims below
+  // the chassis' sleeping thresholds, no pedal, no drive torque of the game's, no ground moving
+  // under it), whatever the gravity its chassis holds between steps (linearVelocity()); not
+  // while it moves, whatever Bullet's test of that velocity says. README, "Sleeping".
   void updateAction(btCollisionWorld* world, btScalar dt) override;
   void debugDraw(btIDebugDraw* drawer) override;
 
@@ -171,7 +173,7 @@ class RaycastVehicle : public btActionInterface {
  private:
   void checkWheelIndex(int wheel, const char* what) const;
   void wake() const;
-  void wakeIf(bool inputChanged) const;
+  void wakeIf(bool inputChanged);
 
   std::unique_ptr<VehicleRuntime> runtime_;
 };

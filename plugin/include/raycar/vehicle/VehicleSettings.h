@@ -97,11 +97,12 @@ std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& setting
 // Their texts ("wheel 2: maxFriction (max_friction) must be >= minFriction (min_friction)").
 std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings);
 
-// A number naming a vehicle's layout: FNV-1a over its wheels' places, sizes and suspension
-// travel, its axles, its differentials' count and its gear ratios. A saved state is a state of
-// one layout (its suspension lengths, gear, wheel spins mean nothing on another), so it records
-// this and a vehicle of another layout refuses it; tuning springs, tires, the engine or the
-// solve keeps the layout, and a state restores across such a change.
+// A number naming a vehicle's layout: FNV-1a over its wheel count, each wheel's axle and whether
+// it drives, steers and has the handbrake, its gear count and its differentials' axles and
+// types. A saved state is a state of one layout (a gear index, which wheel spins and steers), so
+// it records this and a vehicle of another layout refuses it; tuning springs, tires, radii,
+// ride height, ratios, the engine or the solve keeps the layout, and a state restores across
+// such a change.
 std::uint32_t layoutFingerprint(const VehicleSettings& settings);
 
 }  // namespace raycar
