@@ -245,6 +245,75 @@ TEST_CASE("a group's snapshot is refused by the same cars in another order, nami
   world.world().removeAction(&group);
 }
 
+TEST_CASE("parked cars falling asleep in a group: one thread and two, and a replay across the sleep, bit for bit") {
+  // Eight handbraked cars on a 3 degree slope, a script's 0.04 m/s threshold: each times its
+  // stillness and raises its chassis' threshold once its wait is over (README, "Sleeping"),
+  // which the worker threads do for their cars. Saved (vehicles and bodies, thresholds too)
+  // before the wait ends, run on, restored and replayed: the same poses, velocities and sleep
+  // states every step, and the cars did fall asleep.
+  struct Run {
+    std::vector<std::vector<btScalar>> steps;  // poses, velocities, activation states
+    std::vector<std::vector<btScalar>> replay;
+  };
+  auto run = [](int threads) {
+    TestWorld world;
+    const btQuaternion tilt(btVector3(1, 0, 0), 3 * SIMD_PI / 180);
+    const btVector3 normal = quatRotate(tilt, btVector3(0, 1, 0));
+    world.addStaticPlane(normal, btVector3(0, 0, 0), 1);
+    const CarSpec spec;
+    const VehicleSettings settings = makeCarSettings(spec);
+    VehicleGroup group(threads, 1);
+    std::vector<btRigidBody*> bodies;
+    for (int i = 0; i < 8; ++i) {
+      const btVector3 at = quatRotate(tilt, btVector3(-20 + 5 * btScalar(i), 0, 0)) +
+                           normal * (restHeight(spec) + 0.05f * btScalar(i % 3));
+      btRigidBody* body = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f), btTransform(tilt, at), 0.5f);
+      body->forceActivationState(ACTIVE_TAG);
+      body->setSleepingThresholds(0.04f, 1.0f);
+      group.addVehicle(*body, settings).setHandbrake(true);
+      bodies.push_back(body);
+    }
+    world.world().addAction(&group);
+    auto step = [&]() {
+      world.step(1.0f / 120);
+      std::vector<btScalar> values;
+      for (const btRigidBody* body : bodies) {
+        for (const btVector3& v : {body->getWorldTransform().getOrigin(), body->getLinearVelocity()})
+          values.insert(values.end(), v.m_floats, v.m_floats + 3);
+        values.push_back(btScalar(body->getActivationState()));
+        values.push_back(body->getLinearSleepingThreshold());
+      }
+      return values;
+    };
+    Run result;
+    for (int i = 0; i < 180; ++i) result.steps.push_back(step());
+    std::vector<std::uint8_t> saved;
+    group.saveState(saved);
+    std::vector<RigidBodyState> savedBodies;
+    for (const btRigidBody* body : bodies) savedBodies.emplace_back(*body);
+    for (int i = 0; i < 360; ++i) result.steps.push_back(step());
+    group.restoreState(saved.data(), saved.size());
+    for (size_t i = 0; i < bodies.size(); ++i) savedBodies[i].restore(*bodies[i]);
+    for (int i = 0; i < 360; ++i) result.replay.push_back(step());
+    int asleep = 0;
+    for (const btRigidBody* body : bodies) asleep += body->getActivationState() == ISLAND_SLEEPING;
+    CHECK(asleep == 8);
+    world.world().removeAction(&group);
+    return result;
+  };
+  const Run one = run(1);
+  const Run two = run(2);
+  REQUIRE(one.steps.size() == two.steps.size());
+  int differing = -1;
+  for (size_t i = 0; i < one.steps.size() && differing < 0; ++i)
+    if (!bitwiseEqual(one.steps[i], two.steps[i])) differing = int(i);
+  CHECK(differing == -1);
+  int replayDiffering = -1;
+  for (size_t i = 0; i < one.replay.size() && replayDiffering < 0; ++i)
+    if (!bitwiseEqual(one.replay[i], one.steps[180 + i])) replayDiffering = int(i);
+  CHECK(replayDiffering == -1);
+}
+
 TEST_CASE("a vehicle group refuses a thread count or a minimum per thread below 1") {
   CHECK_THROWS_AS(VehicleGroup(0), InputError);
   CHECK_THROWS_AS(VehicleGroup(-3), InputError);

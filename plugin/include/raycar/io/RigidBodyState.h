@@ -2,8 +2,10 @@
 #include "raycar/Config.h"  // first: the Bullet precision check
 // A Bullet rigid body's evolving state, for saving a vehicle's chassis beside
 // RaycastVehicle::saveState (rollback, replays). What a step reads of a body: its transform, its
-// velocities, the interpolation pose and velocities Bullet integrates from, and the time it has
-// rested (sleeping). Forces are cleared every step and need no saving.
+// velocities, the interpolation pose and velocities Bullet integrates from, and its sleep: the
+// time it has rested, its activation state and its sleeping thresholds (a parked car raises its
+// chassis' linear threshold while it falls asleep: README, "Sleeping"). Forces are cleared every
+// step and need no saving.
 //
 // Restore with setCenterOfMassTransform, not setWorldTransform: it also turns the world inverse
 // inertia tensor, which the next step reads before Bullet updates it. Contacts between bodies
@@ -23,6 +25,8 @@ struct RigidBodyState {
   btVector3 interpolationAngularVelocity{0, 0, 0};    // rad/s
   btScalar deactivationTime = 0;                      // s at rest
   int activationState = ACTIVE_TAG;
+  btScalar linearSleepingThreshold = 0.8f;            // m/s (Bullet's defaults)
+  btScalar angularSleepingThreshold = 1.0f;           // rad/s
 
   RigidBodyState() = default;
   explicit RigidBodyState(const btRigidBody& body)
@@ -33,7 +37,9 @@ struct RigidBodyState {
         interpolationLinearVelocity(body.getInterpolationLinearVelocity()),
         interpolationAngularVelocity(body.getInterpolationAngularVelocity()),
         deactivationTime(body.getDeactivationTime()),
-        activationState(body.getActivationState()) {}
+        activationState(body.getActivationState()),
+        linearSleepingThreshold(body.getLinearSleepingThreshold()),
+        angularSleepingThreshold(body.getAngularSleepingThreshold()) {}
 
   void restore(btRigidBody& body) const {
     body.setCenterOfMassTransform(transform);
@@ -44,6 +50,7 @@ struct RigidBodyState {
     body.setInterpolationAngularVelocity(interpolationAngularVelocity);
     body.setDeactivationTime(deactivationTime);
     body.forceActivationState(activationState);
+    body.setSleepingThresholds(linearSleepingThreshold, angularSleepingThreshold);
   }
 };
 
