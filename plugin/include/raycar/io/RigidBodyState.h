@@ -25,8 +25,8 @@ struct RigidBodyState {
   btVector3 interpolationAngularVelocity{0, 0, 0};    // rad/s
   btScalar deactivationTime = 0;                      // s at rest
   int activationState = ACTIVE_TAG;
-  btScalar linearSleepingThreshold = 0.8f;            // m/s (Bullet's defaults)
-  btScalar angularSleepingThreshold = 1.0f;           // rad/s
+  btScalar linearSleepingThreshold = btScalar(0.8);   // m/s (Bullet's defaults)
+  btScalar angularSleepingThreshold = btScalar(1.0);  // rad/s
 
   RigidBodyState() = default;
   explicit RigidBodyState(const btRigidBody& body)
