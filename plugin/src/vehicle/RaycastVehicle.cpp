@@ -229,6 +229,7 @@ void RaycastVehicle::checkState(const void* data, size_t size) const {
 
 void RaycastVehicle::restoreState(const void* data, size_t size) {
   checkState(data, size);
+  runtime_->putBackSleepThreshold();  // before the saved state replaces what it would need
   StateReader<true> read(static_cast<const std::uint8_t*>(data) + kStateHeaderBytes,
                          size - kStateHeaderBytes);
   runtime_->transferState(read);

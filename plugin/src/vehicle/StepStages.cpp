@@ -8,11 +8,14 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
   const btScalar dt = context.dt;
   switch (next) {
     case StepStage::Begin:
+      // A call that is no step at all (no world, dt <= 0 or not finite) changes nothing.
+      if (context.world == nullptr || !(dt > 0) || !std::isfinite(dt)) return StepStage::Done;
+      // Bullet read the last step's raised sleeping threshold (if any) when that step ended.
+      vehicle.putBackSleepThreshold();
       if (!vehicle.beginStep(context.world, dt)) {
-        // A step the chassis went through without a solve (asleep, or its state not finite)
-        // leaves nothing to compare the next step with; a call that is no step at all (no world,
-        // dt <= 0 or not finite) changes nothing.
-        if (context.world != nullptr && dt > 0 && std::isfinite(dt)) vehicle.solver.forgetExpectedVelocity();
+        // A step the chassis went through without a solve (asleep, out of the world, or its
+        // state not finite) leaves nothing to compare the next step with.
+        vehicle.solver.forgetExpectedVelocity();
         return StepStage::Done;
       }
       [[fallthrough]];

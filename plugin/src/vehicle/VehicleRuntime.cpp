@@ -293,30 +293,35 @@ void VehicleRuntime::prepareSleep(const SolverBody& body, btScalar dt) {
   // threshold above the velocity it holds for Bullet's test at the end of this step, with the
   // time it has waited. Bullet then puts it to sleep with its island (cars whose boxes overlap
   // share one: each passes the test every step from its own wait on, until all of them do).
-  // The chassis keeps the raised threshold while it sleeps; the first step after it wakes puts
-  // the game's back, unless the game has set another meanwhile.
-  if (raisedSleepThreshold > 0) {
-    if (chassis->getLinearSleepingThreshold() == raisedSleepThreshold)
-      chassis->setSleepingThresholds(replacedSleepThreshold, chassis->getAngularSleepingThreshold());
-    raisedSleepThreshold = replacedSleepThreshold = 0;
-  }
+  // The raised threshold lasts until the car's next update (putBackSleepThreshold, asleep or
+  // not) or restore, which put the game's back unless the game has set another meanwhile. A car
+  // that stops being still is unmarked, should Bullet have marked it for its island's sleep.
   const bool maySleep = chassis->getActivationState() != DISABLE_DEACTIVATION &&
                         !gDisableDeactivation && gDeactivationTime > 0;
   if (!maySleep || !standsStill(body)) {
     stillTime = 0;
     chassis->setDeactivationTime(0);
+    // Marked for sleep while it waited with cars it shares an island with: not any more.
+    if (chassis->getActivationState() == WANTS_DEACTIVATION) chassis->setActivationState(ACTIVE_TAG);
     return;
   }
   stillTime += dt;
   if (stillTime <= gDeactivationTime) return;
   const btScalar threshold = chassis->getLinearSleepingThreshold();
   const btScalar held = chassis->getLinearVelocity().length();
-  if (!(held < threshold)) {
+  if (threshold > 0 && !(held < threshold)) {
     replacedSleepThreshold = threshold;
     raisedSleepThreshold = held + threshold;
     chassis->setSleepingThresholds(raisedSleepThreshold, chassis->getAngularSleepingThreshold());
   }
   chassis->setDeactivationTime(stillTime);
+}
+
+void VehicleRuntime::putBackSleepThreshold() {
+  if (!(raisedSleepThreshold > 0)) return;
+  if (chassis->getLinearSleepingThreshold() == raisedSleepThreshold)
+    chassis->setSleepingThresholds(replacedSleepThreshold, chassis->getAngularSleepingThreshold());
+  raisedSleepThreshold = replacedSleepThreshold = 0;
 }
 
 void VehicleRuntime::rotateWheels(btScalar dt) {

@@ -138,6 +138,12 @@ class VehicleRuntime {
   void setChassisVelocity(const SolverBody& body, btScalar dt);
   bool standsStill(const SolverBody& body) const;
   void prepareSleep(const SolverBody& body, btScalar dt);
+
+ public:
+  // The game's linear sleeping threshold back on the chassis if the last step raised it (and the
+  // game has not set another since): at the start of every step, asleep or not, and before a
+  // restore.
+  void putBackSleepThreshold();
 };
 
 }  // namespace raycar
