@@ -58,18 +58,14 @@ void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "drive torque");
   if (!std::isfinite(torque))
     throw InputError("wheel " + std::to_string(wheel + 1), "drive torque is not finite");
-  btScalar& held = runtime_->wheels[size_t(wheel)].directDrive;
-  wakeIf(torque != held);
-  held = torque;
+  hold(runtime_->wheels[size_t(wheel)].directDrive, torque);
 }
 
 void RaycastVehicle::setGripScale(int wheel, btScalar scale) {
   checkWheelIndex(wheel, "grip scale");
   if (!(scale >= 0 && scale <= 10))
     throw InputError("wheel " + std::to_string(wheel + 1), "grip scale must lie in [0, 10]");
-  btScalar& held = runtime_->wheels[size_t(wheel)].gripScale;
-  wakeIf(scale != held);
-  held = scale;
+  hold(runtime_->wheels[size_t(wheel)].gripScale, scale);
 }
 
 btScalar RaycastVehicle::gripScale(int wheel) const {
@@ -86,9 +82,7 @@ void RaycastVehicle::setTireTemperature(int wheel, btScalar temperature) {
   checkWheelIndex(wheel, "tire temperature");
   if (!(temperature >= -100 && temperature <= 500))
     throw InputError("wheel " + std::to_string(wheel + 1), "tire temperature must lie in [-100, 500] C");
-  btScalar& held = runtime_->wheels[size_t(wheel)].state.tireTemperature;
-  wakeIf(temperature != held);
-  held = temperature;
+  hold(runtime_->wheels[size_t(wheel)].state.tireTemperature, temperature);
 }
 
 btScalar RaycastVehicle::steeringTorque() const {
@@ -104,9 +98,7 @@ void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   if (!std::isfinite(torque) || torque < 0)
     throw InputError("wheel " + std::to_string(wheel + 1),
                      "brake torque must be finite and >= 0 N m");
-  btScalar& held = runtime_->wheels[size_t(wheel)].directBrake;
-  wakeIf(torque != held);
-  held = torque;
+  hold(runtime_->wheels[size_t(wheel)].directBrake, torque);
 }
 
 void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
@@ -130,6 +122,11 @@ void RaycastVehicle::setHandbrake(bool engaged) {
 void RaycastVehicle::wake() const {
   // Bullet's activate() alone lets a tired body fall asleep again at once.
   runtime_->chassis->activate(true);
+}
+
+void RaycastVehicle::hold(btScalar& held, btScalar value) {
+  wakeIf(value != held);
+  held = value;
 }
 
 void RaycastVehicle::wakeIf(bool inputChanged) {

@@ -110,8 +110,7 @@ void VehicleRuntime::resetMotion() {
   for (Wheel& wheel : wheels) wheel.resetMotion();
 }
 
-bool VehicleRuntime::beginStep(const btCollisionWorld* world, btScalar dt) const {
-  if (world == nullptr || !(dt > 0) || !std::isfinite(dt)) return false;
+bool VehicleRuntime::beginStep() const {
   // A chassis the game took out of the world (its vehicle still in a group, or still an action)
   // has no broadphase handle: nothing moves it, and the car would push it through the air.
   if (chassis->getBroadphaseHandle() == nullptr) return false;
@@ -248,18 +247,14 @@ void VehicleRuntime::solveContacts(btScalar dt) {
     if (wheel.contact.groundBody >= 0)
       solver.groundBodies()[size_t(wheel.contact.groundBody)].applyAngularImpulse(-angularImpulse);
   }
-  setChassisVelocity(body, dt);
+  chassis->setLinearVelocity(body.linearVelocity);
+  chassis->setAngularVelocity(body.angularVelocity);
+  prepareSleep(body, dt);
   for (SolverBody& ground : solver.groundBodies()) {
     ground.body->setLinearVelocity(ground.linearVelocity);
     ground.body->setAngularVelocity(ground.angularVelocity);
     ground.body->activate();
   }
-}
-
-void VehicleRuntime::setChassisVelocity(const SolverBody& body, btScalar dt) {
-  chassis->setLinearVelocity(body.linearVelocity);
-  chassis->setAngularVelocity(body.angularVelocity);
-  prepareSleep(body, dt);
 }
 
 bool VehicleRuntime::standsStill(const SolverBody& body) const {

@@ -36,7 +36,9 @@ class VehicleRuntime {
   VehicleRuntime& operator=(const VehicleRuntime&) = delete;
 
   // The stages (StepStages.h), in order.
-  bool beginStep(const btCollisionWorld* world, btScalar dt) const;  // false: nothing to do
+  // After StepStages checked the call is a step (a world, dt > 0): false when the chassis has
+  // nothing to do (asleep, out of the world, its state not finite).
+  bool beginStep() const;
   void shapeInput(btScalar dt);
   // The ground queries that can answer from the objects near the car (any thread); the wheels
   // they cannot answer are left pending for queryWorldGround (main thread).
@@ -133,9 +135,8 @@ class VehicleRuntime {
 
  private:
   int groundBodyIndex(btRigidBody* body);
-  // The chassis' velocities as the solve leaves them for the next step (m/s, rad/s), and what
-  // Bullet's sleep test will see of them (prepareSleep).
-  void setChassisVelocity(const SolverBody& body, btScalar dt);
+  // Whether the car stands still after the solve `body` holds, and what Bullet's sleep test at
+  // the end of the step will make of the velocity it leaves the chassis.
   bool standsStill(const SolverBody& body) const;
   void prepareSleep(const SolverBody& body, btScalar dt);
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "raycar/vehicle/SettingsFields.h"
 
 #include "Finite.h"
+#include "io/StateArchive.h"
 
 namespace raycar {
 namespace {
@@ -137,13 +137,8 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
 }
 
 std::uint32_t layoutFingerprint(const VehicleSettings& settings) {
-  std::uint32_t hash = 2166136261u;
-  auto add = [&hash](int value) {
-    unsigned char bytes[sizeof(std::int32_t)];
-    const auto word = std::int32_t(value);
-    std::memcpy(bytes, &word, sizeof(word));
-    for (unsigned char byte : bytes) hash = (hash ^ byte) * 16777619u;
-  };
+  std::vector<std::int32_t> words;  // hashed as the state's payload is (stateChecksum)
+  auto add = [&words](int value) { words.push_back(std::int32_t(value)); };
   // Only what a state's meaning depends on: which wheel is which (its axle, whether it drives,
   // steers, has the handbrake), how many gears and differentials there are. Numbers a game tunes
   // (springs, tires, radii, ride height, ratios, masses) stay out.
@@ -161,7 +156,8 @@ std::uint32_t layoutFingerprint(const VehicleSettings& settings) {
     add(differential.axle);
     add(int(differential.type));
   }
-  return hash;
+  return stateChecksum(reinterpret_cast<const std::uint8_t*>(words.data()),
+                       words.size() * sizeof(std::int32_t));
 }
 
 }  // namespace raycar

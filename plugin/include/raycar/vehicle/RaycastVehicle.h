@@ -174,6 +174,7 @@ class RaycastVehicle : public btActionInterface {
   void checkWheelIndex(int wheel, const char* what) const;
   void wake() const;
   void wakeIf(bool inputChanged);
+  void hold(btScalar& held, btScalar value);  // a per-wheel input: held, waking on a change
 
   std::unique_ptr<VehicleRuntime> runtime_;
 };
