@@ -184,6 +184,45 @@ TEST_CASE("spawning and removing leaves the world as it was") {
   scene.run(0.1f);  // the world steps on without the vehicle's action
 }
 
+TEST_CASE("cars spawned from one shared model share its settings and drive as a car with its own copy") {
+  // Two cars of one shared model and a third from a copy of it, each in a world of its own with
+  // the same start and the same input: every car must follow bitwise the same trajectory
+  // (sharing saves memory; it must not change the physics).
+  auto model = std::make_shared<const LoadedVehicle>(loadVehicle(kData + "/vehicles/coupe.vehicle.toml"));
+  ZUpWorld sharedWorldA, sharedWorldB, copyWorld;
+  const btTransform start(btQuaternion::getIdentity(), btVector3(0, 0, 0.05f));
+  SpawnedVehicle first(sharedWorldA.world, model, start);
+  SpawnedVehicle second(sharedWorldB.world, model, start);
+  SpawnedVehicle own(copyWorld.world, *model, start);
+  CHECK(first.vehicle().sharedSettings().get() == &model->settings);
+  CHECK(second.vehicle().sharedSettings().get() == &model->settings);
+  CHECK(&first.loaded() == model.get());
+  CHECK(own.vehicle().sharedSettings().get() != &model->settings);
+  CHECK(model.use_count() == 1 + 2 * 2);  // ours, and each shared spawn's model and settings
+  DriverInput input;
+  input.pedal = 0.7f;
+  input.steer = 0.2f;
+  for (SpawnedVehicle* car : {&first, &second, &own}) car->vehicle().setInput(input);
+  for (int step = 0; step < 240; ++step) {
+    sharedWorldA.test.step(kStep);
+    sharedWorldB.test.step(kStep);
+    copyWorld.test.step(kStep);
+  }
+  const btTransform a = first.chassisTransform(), b = second.chassisTransform(), c = own.chassisTransform();
+  CHECK(a.getOrigin().length() > 1);  // it drove
+  for (int axis = 0; axis < 3; ++axis) {
+    CHECK(a.getOrigin()[axis] == b.getOrigin()[axis]);
+    CHECK(a.getOrigin()[axis] == c.getOrigin()[axis]);
+  }
+  // (Not the saved states: a wheel's state names its ground object, one per world.)
+  CHECK(first.vehicle().powertrain().engineRpm == own.vehicle().powertrain().engineRpm);
+  for (int w = 0; w < own.vehicle().wheelCount(); ++w) {
+    CHECK(first.vehicle().wheelState(w).angularSpeed == own.vehicle().wheelState(w).angularSpeed);
+    CHECK(first.vehicle().wheelState(w).suspensionLength == own.vehicle().wheelState(w).suspensionLength);
+  }
+  CHECK_THROWS_AS(SpawnedVehicle(copyWorld.world, std::shared_ptr<const LoadedVehicle>(), start), InputError);
+}
+
 TEST_CASE("suspension parts stay between their moving ends") {
   const LoadedVehicle sedan = loadVehicle(kData + "/vehicles/sedan.vehicle.toml");
   REQUIRE(sedan.suspensions.size() == 4);

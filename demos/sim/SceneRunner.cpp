@@ -121,7 +121,8 @@ void SceneRunner::buildGround() {
 }
 
 void SceneRunner::spawnVehicles() {
-  std::map<std::string, LoadedVehicle> loaded;  // each script (and wheel query) once
+  // Each script (and wheel query) loaded once; the cars of one entry share it (SpawnedVehicle).
+  std::map<std::string, std::shared_ptr<const LoadedVehicle>> loaded;
   for (const VehicleEntry& entry : scene_.vehicles) {
     std::string key = entry.script + "\n" + entry.wheelQuery + "\n" + std::to_string(entry.esc);
     for (const KeyOverride& override : entry.scriptOverrides) key += "\n" + override.text;
@@ -136,9 +137,10 @@ void SceneRunner::spawnVehicles() {
         for (WheelSettings& wheel : vehicle.settings.wheels) wheel.groundQuery = kind;
       }
       if (entry.esc >= 0) vehicle.settings.assists.stabilityControl = entry.esc == 1;
-      loaded.emplace(key, std::move(vehicle));
+      loaded.emplace(key, std::make_shared<const LoadedVehicle>(std::move(vehicle)));
     }
-    const LoadedVehicle& vehicle = loaded.at(key);
+    const std::shared_ptr<const LoadedVehicle>& model = loaded.at(key);
+    const LoadedVehicle& vehicle = *model;
     for (int copy = 0; copy < entry.count; ++copy) {
       const int column = copy % entry.columns, row = copy / entry.columns;
       btVector3 position = entry.position + btVector3(btScalar(column * entry.spacing[0]),
@@ -151,7 +153,7 @@ void SceneRunner::spawnVehicles() {
       Run run;
       // The scene's world is Z up and heading 0 faces +Y; the model stands on its script's axes.
       const btTransform upright = placeModel(vehicle, btVector3(0, 0, 1), btVector3(0, 1, 0), btVector3(0, 0, 0));
-      run.car = std::make_unique<SpawnedVehicle>(*world_, vehicle, btTransform(heading, position) * upright,
+      run.car = std::make_unique<SpawnedVehicle>(*world_, model, btTransform(heading, position) * upright,
                                                  group_.get());
       run.car->chassis().setActivationState(DISABLE_DEACTIVATION);
       run.car->vehicle().setSurfaceTable(surfaces_);

@@ -14,33 +14,42 @@ namespace raycar {
 
 SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
                                const btTransform& modelToWorld, VehicleGroup* group)
-    : world_(world), loaded_(vehicle), group_(group) {
+    : SpawnedVehicle(world, std::make_shared<const LoadedVehicle>(vehicle), modelToWorld, group) {}
+
+SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, std::shared_ptr<const LoadedVehicle> model,
+                               const btTransform& modelToWorld, VehicleGroup* group)
+    : world_(world), loaded_(std::move(model)), group_(group) {
+  if (loaded_ == nullptr) throw InputError("SpawnedVehicle", "the model is null");
+  const LoadedVehicle& loaded = *loaded_;
   shape_ = std::make_unique<btCompoundShape>();
-  for (const MeshPart& hull : loaded_.collisionHulls) {
+  for (const MeshPart& hull : loaded.collisionHulls) {
     auto shape = std::make_unique<btConvexHullShape>();
     for (const btVector3& v : hull.vertices) shape->addPoint(v, false);
     shape->recalcLocalAabb();
     shape_->addChildShape(btTransform::getIdentity(), shape.get());
     hulls_.push_back(std::move(shape));
   }
-  motionState_ = std::make_unique<btDefaultMotionState>(modelToWorld * loaded_.modelFromChassis);
-  btRigidBody::btRigidBodyConstructionInfo info(loaded_.mass, motionState_.get(), shape_.get(),
-                                                loaded_.principalInertia);
+  motionState_ = std::make_unique<btDefaultMotionState>(modelToWorld * loaded.modelFromChassis);
+  btRigidBody::btRigidBodyConstructionInfo info(loaded.mass, motionState_.get(), shape_.get(),
+                                                loaded.principalInertia);
   chassis_ = std::make_unique<btRigidBody>(info);
   // damping_vehicle (1/s) as Bullet's per-second retained fraction; sleep_speed_vehicle.
-  chassis_->setDamping(btScalar(1) - std::exp(-loaded_.chassis.damping), 0);
-  chassis_->setSleepingThresholds(loaded_.chassis.sleepSpeed, chassis_->getAngularSleepingThreshold());
+  chassis_->setDamping(btScalar(1) - std::exp(-loaded.chassis.damping), 0);
+  chassis_->setSleepingThresholds(loaded.chassis.sleepSpeed, chassis_->getAngularSleepingThreshold());
   world_.addRigidBody(chassis_.get());
+  // The settings live in the model and are shared with it (an aliasing pointer: it keeps the
+  // whole model alive).
+  std::shared_ptr<const VehicleSettings> settings(loaded_, &loaded.settings);
   try {
     if (group_ != nullptr) {
-      vehicle_ = &group_->addVehicle(*chassis_, loaded_.settings);
+      vehicle_ = &group_->addVehicle(*chassis_, settings);
     } else {
-      ownVehicle_ = std::make_unique<RaycastVehicle>(*chassis_, loaded_.settings);
+      ownVehicle_ = std::make_unique<RaycastVehicle>(*chassis_, settings);
       vehicle_ = ownVehicle_.get();
     }
   } catch (const SettingsError& error) {
     world_.removeRigidBody(chassis_.get());
-    throw SettingsError({loaded_.scriptPath, 0, ""}, error.problems());  // placed, problems kept
+    throw SettingsError({loaded.scriptPath, 0, ""}, error.problems());  // placed, problems kept
   }
   if (group_ == nullptr) world_.addAction(vehicle_);
 }
@@ -84,7 +93,7 @@ btVector3 SpawnedVehicle::anchorPoint(const SuspensionPart::End& end,
       // On the hub: it travels with the suspension and steers, but does not spin.
       const WheelSettings& settings = vehicle_->wheelSettings(end.index);
       const WheelState& state = vehicle_->wheelState(end.index);
-      const btVector3 up = loaded_.settings.axes.up;
+      const btVector3 up = loaded_->settings.axes.up;
       const btVector3 restCentre = settings.attachmentPoint - up * settings.suspensionRestLength;
       const btVector3 centre = settings.attachmentPoint - up * state.suspensionLength;
       const btTransform hub(btQuaternion(up, state.steerAngle), centre);
@@ -97,7 +106,7 @@ btVector3 SpawnedVehicle::anchorPoint(const SuspensionPart::End& end,
 }
 
 const std::vector<SpawnedVehicle::SuspensionPose>& SpawnedVehicle::suspensionPoses() {
-  const size_t count = loaded_.suspensions.size();
+  const size_t count = loaded_->suspensions.size();
   poses_.assign(count, SuspensionPose{});
   std::vector<bool> done(count, false);
   const btTransform chassis = chassis_->getWorldTransform();
@@ -105,7 +114,7 @@ const std::vector<SpawnedVehicle::SuspensionPose>& SpawnedVehicle::suspensionPos
   for (size_t round = 0; round < count; ++round) {
     for (size_t k = 0; k < count; ++k) {
       if (done[k]) continue;
-      const SuspensionPart& part = loaded_.suspensions[k];
+      const SuspensionPart& part = loaded_->suspensions[k];
       bool ready = true;
       for (const SuspensionPart::End& end : part.ends)
         ready = ready && (end.anchor != SuspensionPart::Anchor::Suspension || done[end.index]);

@@ -93,7 +93,13 @@ class SpawnedVehicle {
  public:
   // The vehicle is its own action in `world`, or, with a `group`, one of the group's vehicles
   // (the group is then the world's action, added by the caller, and must outlive this object).
+  // This one keeps a copy of `vehicle` of its own, its settings included.
   SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
+                 const btTransform& modelToWorld, VehicleGroup* group = nullptr);
+  // Cars of one model share it: the loaded meshes and hulls, and the vehicle's settings
+  // (RaycastVehicle::sharedSettings() points into `model`). Many spawns of one model then keep
+  // one copy of both instead of one each.
+  SpawnedVehicle(btDiscreteDynamicsWorld& world, std::shared_ptr<const LoadedVehicle> model,
                  const btTransform& modelToWorld, VehicleGroup* group = nullptr);
   ~SpawnedVehicle();
   SpawnedVehicle(const SpawnedVehicle&) = delete;
@@ -101,7 +107,8 @@ class SpawnedVehicle {
 
   RaycastVehicle& vehicle() { return *vehicle_; }
   btRigidBody& chassis() { return *chassis_; }
-  const LoadedVehicle& loaded() const { return loaded_; }
+  const LoadedVehicle& loaded() const { return *loaded_; }
+  const std::shared_ptr<const LoadedVehicle>& sharedModel() const { return loaded_; }
   // Where a point of the model is now (for rendering the visual parts).
   btTransform chassisTransform() const { return chassis_->getWorldTransform(); }
   // World placement of each suspension part (visual only), in order: a rigid transform and the
@@ -120,7 +127,7 @@ class SpawnedVehicle {
   btVector3 anchorPoint(const SuspensionPart::End& end, const std::vector<SuspensionPose>& done) const;
 
   btDiscreteDynamicsWorld& world_;
-  LoadedVehicle loaded_;
+  std::shared_ptr<const LoadedVehicle> loaded_;  // never null
   std::unique_ptr<btCompoundShape> shape_;
   std::vector<std::unique_ptr<btConvexHullShape>> hulls_;
   std::unique_ptr<btDefaultMotionState> motionState_;
