@@ -246,6 +246,53 @@ TEST_CASE("parked cars whose boxes overlap fall asleep together, though they set
   CHECK(second.chassis->getActivationState() == ISLAND_SLEEPING);
 }
 
+TEST_CASE("a sleeping car wakes when the ground under its wheels moves or leaves the world") {
+  // A body resting on another shares its island in Bullet and wakes when the other moves; a
+  // car touches its ground through rays, not contacts, so it must look for itself. Each case
+  // parks the car on a 0.5 m thick platform whose top is 1 m above a static floor, lets it fall
+  // asleep (Bullet's default activation, handbrake on), and then changes the platform.
+  enum class Change { LiftedAsAnElevator, RemovedFromTheWorld };
+  for (Change change : {Change::LiftedAsAnElevator, Change::RemovedFromTheWorld}) {
+    const bool lift = change == Change::LiftedAsAnElevator;
+    INFO((lift ? "lifted at 0.5 m/s for 2 s" : "removed"));
+    TestWorld world;
+    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    const btTransform platformStart(btQuaternion::getIdentity(), btVector3(0, 0.75f, 0));
+    btRigidBody* platform = world.addBox(0, btVector3(6, 0.25f, 6), platformStart, 1, lift);
+    CarSpec spec;
+    TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, 1 + restHeight(spec), 0)));
+    car.chassis->forceActivationState(ACTIVE_TAG);  // Bullet's default: may sleep
+    car.vehicle->setHandbrake(true);
+    for (int i = 0; i < int(3 / kStep); ++i) world.step(kStep);
+    REQUIRE(car.chassis->getActivationState() == ISLAND_SLEEPING);
+    const btVector3 parked = car.chassis->getCenterOfMassPosition();
+    if (lift) {
+      // The game moves its kinematic platform through the motion state (Bullet's way), up 1 m
+      // over 2 s, then holds it for 1 s: the car rides up and settles on its springs again.
+      const btScalar speed = 0.5f;  // m/s
+      for (int i = 1; i <= int(3 / kStep); ++i) {
+        const btScalar rise = std::min(speed * i * kStep, btScalar(1));
+        platform->getMotionState()->setWorldTransform(
+            btTransform(btQuaternion::getIdentity(), platformStart.getOrigin() + btVector3(0, rise, 0)));
+        world.step(kStep);
+        // Awake from the platform's first step, long before it would reach the chassis' box (and
+        // Bullet's own contacts would wake it).
+        if (i == 1) CHECK(car.chassis->isActive());
+      }
+      // Budget 2 mm: the car rests on the same springs 1 m higher; a critically damped
+      // 1.5 Hz suspension keeps well under 0.1 mm of the 2 s ride's transient after 1 s.
+      CHECK(std::fabs(car.chassis->getCenterOfMassPosition().y() - parked.y() - 1) < 0.002);
+    } else {
+      world.world().removeRigidBody(platform);
+      for (int i = 0; i < int(3 / kStep); ++i) world.step(kStep);
+      // It fell the platform's 1 m onto the floor and stands at its ride height there again.
+      CHECK(std::fabs(car.chassis->getCenterOfMassPosition().y() - restHeight(spec)) < 0.002);
+      world.world().addRigidBody(platform);  // TestWorld removes what it added
+    }
+    CHECK(std::fabs(car.chassis->getCenterOfMassPosition().x() - parked.x()) < 0.002);
+  }
+}
+
 TEST_CASE("a car with its pedal pressed, or rolling, does not fall asleep") {
   // Held on its brakes with the throttle open (the engine revving against them), and coasting
   // at 0.5 m/s in gear: neither is a parked car, though the first one's chassis stands still.

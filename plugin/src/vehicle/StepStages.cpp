@@ -12,11 +12,16 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
       if (context.world == nullptr || !(dt > 0) || !std::isfinite(dt)) return StepStage::Done;
       // Bullet read the last step's raised sleeping threshold (if any) when that step ended.
       vehicle.putBackSleepThreshold();
-      if (!vehicle.beginStep()) {
-        // A step the chassis went through without a solve (asleep, out of the world, or its
-        // state not finite) leaves nothing to compare the next step with.
-        vehicle.solver.forgetExpectedVelocity();
-        return StepStage::Done;
+      switch (vehicle.beginStep(*context.world, context.mayTouchDynamicBodies)) {
+        case VehicleRuntime::Start::Skip:
+          // A step the chassis went through without a solve (asleep, out of the world, or its
+          // state not finite) leaves nothing to compare the next step with.
+          vehicle.solver.forgetExpectedVelocity();
+          return StepStage::Done;
+        case VehicleRuntime::Start::OnMainThread:  // asleep on a dynamic body
+          return StepStage::Begin;
+        case VehicleRuntime::Start::Step:
+          break;
       }
       [[fallthrough]];
     case StepStage::ShapeInput:

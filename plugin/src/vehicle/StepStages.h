@@ -35,8 +35,9 @@ struct StepContext {
 
 // Runs `vehicle`'s stages from `next` on. Stops before a stage the caller may not run - QueryWorld
 // off the main thread, or (without mayTouchDynamicBodies) Suspension while a wheel stands on a
-// dynamic body, whose velocity it reads and the solve changes - and returns that stage to resume
-// at; Done once the step is finished (or skipped).
+// dynamic body, whose velocity it reads and the solve changes, and Begin for a sleeping car on a
+// dynamic body (whether that body moves decides whether it wakes) - and returns that stage to
+// resume at; Done once the step is finished (or skipped).
 StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& context);
 
 }  // namespace raycar

@@ -41,12 +41,13 @@ namespace {
 // speed; below this cosine the ratio is held.
 constexpr btScalar kMinimumRayNormalCosine = 0.1;
 
+}  // namespace
+
 btVector3 groundVelocityAt(const btCollisionObject* object, const btVector3& point) {
   const btRigidBody* body = btRigidBody::upcast(object);
   if (body == nullptr) return btVector3(0, 0, 0);
   return body->getVelocityInLocalPoint(point - body->getCenterOfMassPosition());
 }
-}  // namespace
 
 Suspension::Suspension(const VehicleSettings& settings, WheelArray& wheels)
     : settings_(&settings) {

@@ -10,6 +10,11 @@
 
 namespace raycar {
 
+// The velocity (m/s) of `object` at the world point `point`: a rigid body's, dynamic or
+// kinematic (Bullet gives a kinematic body the velocity of its motion state's move); 0 for
+// anything else.
+btVector3 groundVelocityAt(const btCollisionObject* object, const btVector3& point);
+
 class Suspension {
  public:
   // Numbers the axles (Wheel::axleSlot), each distinct axle number once, in order of appearance.

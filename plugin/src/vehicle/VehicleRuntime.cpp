@@ -110,15 +110,59 @@ void VehicleRuntime::resetMotion() {
   for (Wheel& wheel : wheels) wheel.resetMotion();
 }
 
-bool VehicleRuntime::beginStep() const {
+VehicleRuntime::Start VehicleRuntime::beginStep(const btCollisionWorld& world, bool mayReadDynamicBodies) {
   // A chassis the game took out of the world (its vehicle still in a group, or still an action)
   // has no broadphase handle: nothing moves it, and the car would push it through the air.
-  if (chassis->getBroadphaseHandle() == nullptr) return false;
+  if (chassis->getBroadphaseHandle() == nullptr) return Start::Skip;
   const btTransform& transform = chassis->getWorldTransform();
   if (!isFinite(transform.getOrigin()) || !isFinite(chassis->getLinearVelocity()) ||
       !isFinite(chassis->getAngularVelocity()))
-    return false;
-  return chassis->isActive();  // asleep: nothing moves until an input wakes it
+    return Start::Skip;
+  if (chassis->isActive()) return Start::Step;
+  // Asleep: nothing moves until an input wakes it, or its ground moves or goes.
+  switch (sleepingGround(world, mayReadDynamicBodies)) {
+    case SleepingGround::Unchanged: return Start::Skip;
+    case SleepingGround::ReadsDynamicBody: return Start::OnMainThread;
+    case SleepingGround::Changed: break;
+  }
+  stillTime = 0;
+  chassis->activate(true);
+  return Start::Step;
+}
+
+VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionWorld& world,
+                                                              bool mayReadDynamicBodies) const {
+  // The wheels' ground objects are those of the last step the car was awake, and any of them
+  // may have been removed (and freed) since: each is looked for by address among the objects
+  // the broadphase holds around the contacts, and read only when found there.
+  bool touches = false;
+  btVector3 boxMin, boxMax;
+  for (const Wheel& wheel : wheels) {
+    if (!wheel.state.inContact) continue;
+    const btVector3& point = wheel.state.contactPoint;
+    if (!touches) boxMin = boxMax = point;
+    boxMin.setMin(point);
+    boxMax.setMax(point);
+    touches = true;
+  }
+  if (!touches) return SleepingGround::Unchanged;
+  NearbyGround& nearby = NearbyGround::forThisThread();
+  const bool gathered = nearby.gather(world, *chassis, boxMin, boxMax);
+  const btCollisionObjectArray& all = world.getCollisionObjectArray();
+  for (const Wheel& wheel : wheels) {
+    if (!wheel.state.inContact) continue;
+    const btCollisionObject* ground = wheel.state.groundObject;
+    bool present = false;
+    if (gathered) {
+      for (const NearbyObject& object : nearby.objects()) present = present || object.object == ground;
+    } else {  // another broadphase, or a crowd around the car: the world's own list
+      present = all.findLinearSearch(const_cast<btCollisionObject*>(ground)) < all.size();
+    }
+    if (!present) return SleepingGround::Changed;
+    if (!mayReadDynamicBodies && pushableBody(ground) != nullptr) return SleepingGround::ReadsDynamicBody;
+    if (!groundVelocityAt(ground, wheel.state.contactPoint).isZero()) return SleepingGround::Changed;
+  }
+  return SleepingGround::Unchanged;
 }
 
 void VehicleRuntime::shapeInput(btScalar dt) {

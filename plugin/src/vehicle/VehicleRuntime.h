@@ -36,9 +36,20 @@ class VehicleRuntime {
   VehicleRuntime& operator=(const VehicleRuntime&) = delete;
 
   // The stages (StepStages.h), in order.
-  // After StepStages checked the call is a step (a world, dt > 0): false when the chassis has
-  // nothing to do (asleep, out of the world, its state not finite).
-  bool beginStep() const;
+  // After StepStages checked the call is a step (a world, dt > 0): Skip when the chassis has
+  // nothing to do (asleep, out of the world, its state not finite). A sleeping car whose ground
+  // moved or left the world is woken first (sleepingGround) and steps. Without
+  // `mayReadDynamicBodies` (another thread may be moving them), a sleeping car on a dynamic body
+  // asks to begin again where it may.
+  enum class Start { Step, Skip, OnMainThread };
+  Start beginStep(const btCollisionWorld& world, bool mayReadDynamicBodies);
+  // Whether the ground under each wheel that was in contact still rests where it was: Changed
+  // when one moves at its contact point or is no longer in `world`. A body resting on another
+  // shares its island and wakes with it; a car touches its ground through rays, which no island
+  // sees, so it looks for itself while asleep. ReadsDynamicBody: a ground is a dynamic body
+  // whose velocity only `mayReadDynamicBodies` may read.
+  enum class SleepingGround { Unchanged, Changed, ReadsDynamicBody };
+  SleepingGround sleepingGround(const btCollisionWorld& world, bool mayReadDynamicBodies) const;
   void shapeInput(btScalar dt);
   // The ground queries that can answer from the objects near the car (any thread); the wheels
   // they cannot answer are left pending for queryWorldGround (main thread).
