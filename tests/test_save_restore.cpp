@@ -254,6 +254,7 @@ TEST_CASE("parked cars falling asleep in a group: one thread and two, and a repl
   struct Run {
     std::vector<std::vector<btScalar>> steps;  // poses, velocities, activation states
     std::vector<std::vector<btScalar>> replay;
+    std::vector<std::vector<btScalar>> asleep, asleepReplay;  // saved asleep, run on, replayed
   };
   auto run = [](int threads) {
     TestWorld world;
@@ -298,6 +299,18 @@ TEST_CASE("parked cars falling asleep in a group: one thread and two, and a repl
     int asleep = 0;
     for (const btRigidBody* body : bodies) asleep += body->getActivationState() == ISLAND_SLEEPING;
     CHECK(asleep == 8);
+    // Saved asleep: restored, the cars find their ground again by its address (they look for it
+    // each step they sleep) and sleep on, as they did.
+    group.saveState(saved);
+    savedBodies.clear();
+    for (const btRigidBody* body : bodies) savedBodies.emplace_back(*body);
+    for (int i = 0; i < 60; ++i) result.asleep.push_back(step());
+    group.restoreState(saved.data(), saved.size());
+    for (size_t i = 0; i < bodies.size(); ++i) savedBodies[i].restore(*bodies[i]);
+    for (int i = 0; i < 60; ++i) result.asleepReplay.push_back(step());
+    asleep = 0;
+    for (const btRigidBody* body : bodies) asleep += body->getActivationState() == ISLAND_SLEEPING;
+    CHECK(asleep == 8);
     world.world().removeAction(&group);
     return result;
   };
@@ -312,6 +325,11 @@ TEST_CASE("parked cars falling asleep in a group: one thread and two, and a repl
   for (size_t i = 0; i < one.replay.size() && replayDiffering < 0; ++i)
     if (!bitwiseEqual(one.replay[i], one.steps[180 + i])) replayDiffering = int(i);
   CHECK(replayDiffering == -1);
+  int asleepDiffering = -1;
+  for (size_t i = 0; i < one.asleep.size() && asleepDiffering < 0; ++i)
+    if (!bitwiseEqual(one.asleep[i], one.asleepReplay[i]) || !bitwiseEqual(one.asleep[i], two.asleep[i]))
+      asleepDiffering = int(i);
+  CHECK(asleepDiffering == -1);
 }
 
 TEST_CASE("a vehicle group refuses a thread count or a minimum per thread below 1") {

@@ -133,8 +133,9 @@ VehicleRuntime::Start VehicleRuntime::beginStep(const btCollisionWorld& world, b
 VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionWorld& world,
                                                               bool mayReadDynamicBodies) const {
   // The wheels' ground objects are those of the last step the car was awake, and any of them
-  // may have been removed (and freed) since: each is looked for by address among the objects
-  // the broadphase holds around the contacts, and read only when found there.
+  // may have been removed (and freed) since: each is looked for by its address (the wheel's
+  // ground key, which a restored state brings back too) among the objects the broadphase holds
+  // around the contacts, and read only as found there.
   bool touches = false;
   btVector3 boxMin, boxMax;
   for (const Wheel& wheel : wheels) {
@@ -146,19 +147,23 @@ VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionW
     touches = true;
   }
   if (!touches) return SleepingGround::Unchanged;
+  auto keyOf = [](const btCollisionObject* object) {
+    return std::uint64_t(reinterpret_cast<std::uintptr_t>(object));
+  };
   NearbyGround& nearby = NearbyGround::forThisThread();
   const bool gathered = nearby.gather(world, *chassis, boxMin, boxMax);
   const btCollisionObjectArray& all = world.getCollisionObjectArray();
   for (const Wheel& wheel : wheels) {
     if (!wheel.state.inContact) continue;
-    const btCollisionObject* ground = wheel.state.groundObject;
-    bool present = false;
+    const btCollisionObject* ground = nullptr;
     if (gathered) {
-      for (const NearbyObject& object : nearby.objects()) present = present || object.object == ground;
+      for (const NearbyObject& object : nearby.objects())
+        if (keyOf(object.object) == wheel.groundKey) ground = object.object;
     } else {  // another broadphase, or a crowd around the car: the world's own list
-      present = all.findLinearSearch(const_cast<btCollisionObject*>(ground)) < all.size();
+      for (int i = 0; i < all.size(); ++i)
+        if (keyOf(all[i]) == wheel.groundKey) ground = all[i];
     }
-    if (!present) return SleepingGround::Changed;
+    if (ground == nullptr) return SleepingGround::Changed;
     if (!mayReadDynamicBodies && pushableBody(ground) != nullptr) return SleepingGround::ReadsDynamicBody;
     if (!groundVelocityAt(ground, wheel.state.contactPoint).isZero()) return SleepingGround::Changed;
   }
