@@ -30,9 +30,10 @@ class Drivetrain {
   // Drive torque into wheel spin, up to the engine's spin limit (stage DriveSpin); through a
   // locked clutch the engine's inertia turns with the driving wheels.
   void spinUp(WheelArray& wheels, btScalar dt);
-  // After the solve: an engaged engine turns with the wheels the solve left; with engine
+  // After the solve: what the tire did not take back of this step's drive spins no wheel past
+  // the engine's max rpm; an engaged engine turns with the wheels the solve left; with engine
   // inertia the clutch decides whether it slips or locks in the next step.
-  void followWheels(const WheelArray& wheels, btScalar dt);
+  void followWheels(WheelArray& wheels, btScalar dt);
 
   std::vector<SpinCoupling>& couplings() { return couplings_; }
   void resetMotion() {  // RaycastVehicle::resetMotion
@@ -61,6 +62,13 @@ class Drivetrain {
   };
   // rad/s: the driving wheels' spins weighted by their torque shares.
   btScalar gearboxWheelSpin(const WheelArray& wheels) const;
+  // The share of a spin-up from `before` to `after` (rad/s, as the wheel will keep them after
+  // its tire) that stays below `limit` (the engine's max rpm at the wheel), or that only keeps
+  // a faster wheel's speed: 1 when all of it may stay.
+  static btScalar keptSpinUp(btScalar before, btScalar after, btScalar limit);
+  // The share of this step's drive spin-up `driveSpinUp` (rad/s) to take back from a wheel that
+  // ends the solve at `spin` (rad/s), past `limit`: 0 when it stays within it.
+  static btScalar driveBeyondLimit(btScalar spin, btScalar driveSpinUp, btScalar limit);
   // ABS (slipRatio < 0) and traction control (> 0): the torque (N m, >= 0) that holds `wheel`
   // at `slipRatio`; `integral` is the assist's integral term.
   btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar dt,

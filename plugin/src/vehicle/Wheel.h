@@ -99,6 +99,8 @@ struct Wheel {
   // does not drive this wheel.
   btScalar engineSpinLimit = 0;
   btScalar spinBeforeDrive = 0;  // rad/s: stage DriveSpin's scratch
+  btScalar tireSpinBack = 0;     // rad/s: stage DriveSpin's scratch (Drivetrain::spinUp)
+  btScalar driveSpinUp = 0;      // rad/s: the drive's spin-up this step, kept for FollowWheels
   // The assists' integral terms (N m): what the feed-forward and the spin feedback miss in a
   // steady stop or launch. Zero while the assist is idle.
   btScalar antiLockIntegral = 0;
