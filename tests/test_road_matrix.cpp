@@ -288,6 +288,58 @@ TEST_CASE("matrix: stop and go twice: first gear (or neutral) within 1 s of stan
   });
 }
 
+TEST_CASE("matrix: 'back' at speed brakes to a stand as the footbrake does, then reverses") {
+  // From 12 m/s, 'back' brakes while the car rolls forwards and engages reverse only once the
+  // wheels, at the larger of their spin and their road speed, turn slower than
+  // gear_dir_switch_RPM (seed 001): the road speed at the switch is at most that rpm's speed
+  // plus one step of braking at 1.2 g. Wheels the brakes lock turn at 0 rpm whatever the speed,
+  // and reverse had engaged at 45 km/h, stopping cars 2.3 times later than the footbrake (a
+  // truck not at all). The stop takes no longer than the footbrake's from the same speed plus
+  // the pedal's ramp from +1 to -1 at pedal_speed (budget: no braking at all during the ramp),
+  // and the car then backs away (faster than 1 m/s backwards within 6 s).
+  forEachCell([](const std::string& vehicle, btScalar step) {
+    auto stop = [&](bool back, double& switchSpeed, double& reversing) {
+      RoadRig rig(road(vehicle, step));
+      rig.hold(2);
+      rig.run(30, [](RoadRig& r) { return r.speed() < 12 ? pedal(1) : DriverInput{}; });
+      rig.run(1, [](RoadRig& r) { return r.speed() < 12 ? pedal(1) : DriverInput{}; });  // holds 12
+      const btVector3 start = rig.position();
+      const double startSpeed = rig.speed();
+      double stopped = -1, distance = 0;
+      switchSpeed = 1e9;
+      reversing = -1;
+      const double begin = rig.time();
+      rig.run(back ? 10 : 6, [&](RoadRig& r) {
+        if (switchSpeed > 1e8 && r.gear() == -1) switchSpeed = r.speed();
+        if (stopped < 0 && r.speed() < 0.05) {
+          stopped = r.time();
+          distance = double((r.position() - start).length());
+        }
+        if (stopped >= 0 && reversing < 0 && r.speed() < -1) reversing = r.time() - stopped;
+        return back ? pedal(-1) : footbrake();
+      });
+      INFO((back ? "'back'" : "footbrake") << " from " << startSpeed << " m/s: stood after "
+           << stopped - begin << " s and " << distance << " m");
+      REQUIRE(stopped > 0);
+      return distance;
+    };
+    double switchSpeed = 0, reversing = 0, unused = 0;
+    const double braked = stop(false, unused, unused);
+    const double backed = stop(true, switchSpeed, reversing);
+    RoadRig probe(road(vehicle, step));
+    const VehicleSettings& settings = probe.vehicle().settings();
+    const double switchRoadSpeed =
+        settings.gearbox.gearDirectionSwitchRpm / kRadiansPerSecondToRpm * drivenRadius(probe.vehicle());
+    const double rampTime = settings.steering.pedalSpeed > 0 ? 2 / settings.steering.pedalSpeed : 0;
+    INFO("'back': " << backed << " m, reverse at " << switchSpeed << " m/s (switch speed " << switchRoadSpeed
+         << " m/s), backing at 1 m/s " << reversing << " s after standing; footbrake " << braked << " m");
+    CHECK(switchSpeed <= switchRoadSpeed + 1.2 * 9.81 * step);
+    CHECK(backed <= braked + 12 * rampTime + 0.05);
+    CHECK(reversing >= 0);
+    CHECK(reversing <= 6);
+  });
+}
+
 TEST_CASE("matrix: reverse, then forward again") {
   // 'Back' from rest engages reverse and backs the car up (faster than 1 m/s within 4 s); 'forward'
   // while rolling backwards first brakes, then engages first below gear_dir_switch_RPM and

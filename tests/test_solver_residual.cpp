@@ -58,8 +58,7 @@ TEST_CASE("the contact solve converges in a few sweeps and reports its residual"
   };
   for (const char* vehicle : {"sedan", "coupe", "jeep", "truck", "parking_car"}) {
     for (const Manoeuvre& manoeuvre : manoeuvres) {
-      CAPTURE(vehicle);
-      CAPTURE(manoeuvre.name);
+      INFO(std::string(vehicle) << ": " << std::string(manoeuvre.name));
       RoadSpec spec;
       spec.vehicle = vehicle;
       RoadRig rig(spec);
