@@ -131,6 +131,8 @@ class Powertrain {
       archive.scalar(*value);
     archive.flag(state_.clutchLocked);
     archive.flag(state_.stalled);
+    archive.scalar(highestRoadRpm_, 0);
+    archive.scalar(heldSpeedTime_, 0, BT_LARGE_FLOAT);
   }
   // Total ratio engine : wheel in the current gear (gear x final drive); 0 in neutral.
   btScalar totalRatio() const;
@@ -140,7 +142,10 @@ class Powertrain {
  private:
   void engage(int gear);
   void selectGear(const PowertrainInput& input, btScalar& throttle, btScalar& pedalBrake);
-  void shiftAutomatically(btScalar roadRpm, btScalar throttle);
+  void shiftAutomatically(btScalar roadRpm, btScalar throttle, btScalar dt);
+  // Whether the next gear gives the wheels more force than this one at road speed `roadRpm`
+  // (engine rev/min through this gear), keeping the engine above the downshift speed.
+  bool nextGearPullsHarder(btScalar roadRpm, btScalar throttle) const;
   void shift(int gear);  // an automatic shift: remembers its direction and time
   // EngineSettings::inertia > 0: the engine speed as a state and a slipping clutch.
   // Before the solve: the clutch's torque and the engine's step (slipping) or the engine's
@@ -160,6 +165,8 @@ class Powertrain {
   PowertrainState state_;
   btScalar sinceShift_ = 1e9;  // s since the last automatic shift
   int lastShiftDirection_ = 0;  // +1 up, -1 down
+  btScalar highestRoadRpm_ = 0;  // rev/min: the road speed through this gear, its highest so far
+  btScalar heldSpeedTime_ = 0;   // s under throttle without gaining 1% on highestRoadRpm_
   // With engine inertia, this step's values before the solve, for settleClutch:
   btScalar engineSpeedBefore_ = 0;   // rad/s
   btScalar gearboxSpeedBefore_ = 0;  // rad/s at the clutch
