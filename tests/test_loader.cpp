@@ -473,6 +473,17 @@ TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a poi
   CHECK_NOTHROW(loadVehicle(kTestData + "/helpers/g_points_only.vehicle.toml"));
 }
 
+TEST_CASE("objects that are no vehicle part are listed as ignored, in the file's order") {
+  // A decoration named otherwise than hullN (an exhaust stack, a light bar) is neither shown nor
+  // simulated; the loader says which ones, and the bundled vehicles have none.
+  const LoadedVehicle decorated = loadVehicle(kTestData + "/helpers/decorated.vehicle.toml");
+  CHECK(decorated.ignoredObjects == std::vector<std::string>{"exhaust_stack", "light_bar"});
+  for (const char* name : {"jeep", "sedan", "coupe", "truck", "parking_car"}) {
+    INFO(name);
+    CHECK(loadVehicle(kData + "/vehicles/" + name + ".vehicle.toml").ignoredObjects.empty());
+  }
+}
+
 TEST_CASE("a script's key errors are reported together, each with its line") {
   // Four mistakes in one file: the error is placed at the first and lists the other three with
   // their own lines, so a designer fixes them in one pass.

@@ -137,6 +137,12 @@ void SceneRunner::spawnVehicles() {
         for (WheelSettings& wheel : vehicle.settings.wheels) wheel.groundQuery = kind;
       }
       if (entry.esc >= 0) vehicle.settings.assists.stabilityControl = entry.esc == 1;
+      if (!vehicle.ignoredObjects.empty()) {
+        std::string names;
+        for (const std::string& name : vehicle.ignoredObjects) names += (names.empty() ? "" : ", ") + name;
+        notes_.push_back(vehicle.modelPath + ": not read as vehicle parts, so neither shown nor simulated: " + names +
+                         " (a part shown without physics is a hullN with flags 2 and mass 0)");
+      }
       loaded.emplace(key, std::make_shared<const LoadedVehicle>(std::move(vehicle)));
     }
     const std::shared_ptr<const LoadedVehicle>& model = loaded.at(key);

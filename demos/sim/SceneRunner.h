@@ -90,6 +90,8 @@ class SceneRunner {
   int steps() const { return steps_; }
   int totalSteps() const { return totalSteps_; }
   int substeps() const { return substeps_; }
+  // What the loading noticed and is worth telling (a model's objects that are no vehicle part).
+  const std::vector<std::string>& notes() const { return notes_; }
   double time() const { return steps_ * scene_.step; }
   size_t vehicleCount() const { return runs_.size(); }
   SpawnedVehicle& vehicle(size_t index) { return *runs_[index].car; }
@@ -164,6 +166,7 @@ class SceneRunner {
   std::shared_ptr<SurfaceTable> surfaces_;  // [surfaces], null when the scene has none
   std::unique_ptr<VehicleGroup> group_;  // with threads >= 1; outlives the vehicles in runs_
   std::vector<Run> runs_;
+  std::vector<std::string> notes_;
   std::vector<TelemetryRow> telemetry_;
   std::vector<WheelTrace> wheelTraces_;
   int steps_ = 0;

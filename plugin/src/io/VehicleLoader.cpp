@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "raycar/Error.h"
 #include "raycar/io/MassProperties.h"
@@ -36,10 +37,12 @@ class Builder {
     buildWheels();
     buildShapesAndVisuals();
     buildSuspensions();
-    if (const ObjObject* eye = model_.find("eye_pos")) {
+    if (const ObjObject* eye = find("eye_pos")) {
       vehicle_.hasEye = true;
       vehicle_.eyePosition = toChassis(eye->centroid());
     }
+    for (const ObjObject& object : model_.objects)
+      if (!read_.count(&object)) vehicle_.ignoredObjects.push_back(object.name);
     const std::vector<SettingsProblem> problems = checkVehicleSettings(vehicle_.settings);
     if (!problems.empty()) {
       // Each problem at the key that set its member; the error at the first of them.
@@ -57,6 +60,8 @@ class Builder {
   }
 
  private:
+  mutable std::set<const ObjObject*> read_;  // the objects the vehicle was built from
+
   struct HullPart {
     const ObjObject* mesh;
     const ObjObject* proxy;
@@ -72,9 +77,16 @@ class Builder {
     throw Error({script_.path, line, object}, message);
   }
 
+  // The model's object named `name`, recorded as read (LoadedVehicle::ignoredObjects lists the
+  // others); nullptr if absent.
+  const ObjObject* find(const std::string& name) const {
+    const ObjObject* found = model_.find(name);
+    if (found) read_.insert(found);
+    return found;
+  }
   const ObjObject* findEither(const std::string& a, const std::string& b) const {
-    const ObjObject* found = model_.find(a);
-    return found ? found : model_.find(b);
+    const ObjObject* found = find(a);
+    return found ? found : find(b);
   }
 
   const ObjObject& helper(const std::string& name, const std::string& alternative,
@@ -187,9 +199,9 @@ class Builder {
 
   void findParts() {
     for (int n = 1;; ++n) {
-      const ObjObject* mesh = model_.find("hull" + std::to_string(n));
+      const ObjObject* mesh = find("hull" + std::to_string(n));
       if (!mesh) break;
-      hulls_.push_back(HullPart{mesh, model_.find("hullproxy" + std::to_string(n)), {}, {}, {}});
+      hulls_.push_back(HullPart{mesh, find("hullproxy" + std::to_string(n)), {}, {}, {}});
     }
     if (hulls_.empty())
       modelError("hull1", 0, "the model has no hull parts: name them hull1, hull2, ... (its objects: " +
@@ -287,8 +299,18 @@ class Builder {
       }
       if (!(g.radius > btScalar(1e-3)) || !(g.width > btScalar(1e-4)))
         modelError(wheel.name, wheel.line, "is not a wheel: its geometry has no radius or no width (a cylinder about the right axis)");
+      // No road wheel is 10 m across (a mining truck's is 4 m): the model is in another unit.
+      if (g.radius > btScalar(5))
+        modelError(wheel.name, wheel.line,
+                   "has a radius of " + std::to_string(g.radius) + " m: raycar reads the model in metres, and this one "
+                   "looks made in centimetres (or another unit); scale it to metres on export (Blender: Scale 0.01)");
+      checkWheelShape(wheel, high - low);
+      checkHelpers(wheel, lower, upper, g.centre, g.radius);
       geometry.push_back(g);
     }
+    checkWheelsBelowHull(geometry.size(), [&](size_t i) {
+      return (geometry[i].centre - frame_.up * geometry[i].radius).dot(frame_.up);
+    });
     // Wheels on one axle that almost mirror each other across the centre plane are made exact.
     for (size_t i = 0; i < geometry.size(); ++i) {
       for (size_t j = i + 1; j < geometry.size(); ++j) {
@@ -320,6 +342,82 @@ class Builder {
         mesh.vertices.push_back(chassisFromModel_.getBasis() * (v - geometry[i].centre));
       vehicle_.wheelMeshes.push_back(std::move(mesh));
     }
+  }
+
+  // "+x", "-z", ... for a model axis (the script's own spelling), else the vector.
+  static std::string axisName(const btVector3& axis) {
+    static const char* names[3] = {"x", "y", "z"};
+    for (int i = 0; i < 3; ++i)
+      if (std::fabs(std::fabs(axis[i]) - 1) < btScalar(1e-6)) return std::string(axis[i] > 0 ? "+" : "-") + names[i];
+    return "(" + std::to_string(axis.x()) + ", " + std::to_string(axis.y()) + ", " + std::to_string(axis.z()) + ")";
+  }
+  std::string axesHint() const {
+    return "; is the script's [model] up = \"" + axisName(frame_.up) + "\", forward = \"" + axisName(frame_.forward) +
+           "\" how the model was exported? (Blender's own OBJ export, Y up and -Z forward, is up = \"+y\", "
+           "forward = \"+z\"; tools/blender/export_raycar.py writes up = \"+z\", forward = \"-y\")";
+  }
+
+  // A wheel is a cylinder about the model's right axis: as long along forward as along up (its
+  // diameter), within a tenth. A wheel left standing, turned along the car, or read with the
+  // wrong axes is not, and would be taken with the wrong radius and width (0.32 m and 0.60 m
+  // for a 0.30 m wheel 0.22 m wide).
+  void checkWheelShape(const ObjObject& wheel, const btVector3& extent) const {  // (right, forward, up), m
+    const btScalar along = extent.y(), up = extent.z();
+    if (std::fabs(along - up) <= btScalar(0.1) * std::max(along, up)) return;
+    modelError(wheel.name, wheel.line,
+               "is not round about the model's right axis: " + std::to_string(along) + " m along forward (" +
+                   axisName(frame_.forward) + ") against " + std::to_string(up) + " m along up (" + axisName(frame_.up) +
+                   "), " + std::to_string(extent.x()) + " m wide; a wheel is a cylinder whose axis is the car's right "
+                   "axis (is it rotated?)" + axesHint());
+  }
+
+  // The helpers give the wheel's centre at rest (the lower one) and its suspension's length
+  // (their distance along up): the lower helper must sit at the wheel's centre, and the two must
+  // be apart along up. Helpers apart only across it mean other axes than the script's; helpers
+  // that coincide, or a lower helper off the wheel, leave the car standing on its bump stops or
+  // tilted.
+  void checkHelpers(const ObjObject& wheel, const ObjObject& lower, const ObjObject& upper,
+                    const btVector3& centre, btScalar radius) const {
+    const btVector3 apart = upper.centroid() - lower.centroid();
+    const btScalar alongUp = std::fabs(apart.dot(frame_.up));
+    if (!(alongUp > btScalar(1e-3))) {
+      const std::string where = "'" + upper.name + "' (line " + std::to_string(upper.line) + ") and '" + lower.name +
+                                "' (line " + std::to_string(lower.line) + ")";
+      if (apart.length() > btScalar(1e-3))
+        modelError(wheel.name, wheel.line,
+                   "its helpers " + where + " are " + std::to_string(apart.length()) + " m apart but not along the "
+                   "model's up axis (" + axisName(frame_.up) + "), so its suspension would have no length" + axesHint());
+      modelError(wheel.name, wheel.line,
+                 "its helpers " + where + " are at one place, so its suspension would have no length (len_initial 0): "
+                 "put the upper helper above the lower one by the suspension's travel at rest");
+    }
+    const btScalar offCentre = (lower.centroid() - centre).length();
+    const btScalar allowed = std::max(btScalar(0.02), btScalar(0.1) * radius);
+    if (offCentre > allowed)
+      modelError(wheel.name, wheel.line,
+                 "its lower helper '" + lower.name + "' (line " + std::to_string(lower.line) + ") is " +
+                     std::to_string(offCentre) + " m from the wheel's centre (more than " + std::to_string(allowed) +
+                     " m): the lower helper marks where the wheel's centre is at rest; move it, or the wheel, there");
+  }
+
+  // The wheels carry the car from below: a model whose every wheel's lowest point lies above the
+  // middle of its hulls along the script's up axis is upside down in the script's axes.
+  template <class LowestOf>
+  void checkWheelsBelowHull(size_t wheels, LowestOf lowestOf) const {
+    btScalar low = BT_LARGE_FLOAT, high = -BT_LARGE_FLOAT;
+    for (const HullPart& part : hulls_)
+      for (const btVector3& v : part.vertices) {
+        low = std::min(low, v.dot(frame_.up));
+        high = std::max(high, v.dot(frame_.up));
+      }
+    if (!(high >= low)) return;
+    const btScalar middle = (low + high) / 2;
+    for (size_t i = 0; i < wheels; ++i)
+      if (!(lowestOf(i) > middle)) return;
+    const ObjObject& first = *wheelObjects_.front();
+    modelError(first.name, first.line,
+               "every wheel's lowest point is above the middle of the hull along the model's up axis (" +
+                   axisName(frame_.up) + "): the car stands upside down in the script's axes" + axesHint());
   }
 
   // The [[tire]] record a wheel on `axle` uses: the one naming the axle, else the last one for
@@ -429,6 +527,7 @@ class Builder {
       int ends = 0;
       for (const ObjObject& object : model_.objects) {
         if (object.name.compare(0, prefixes[k].size(), prefixes[k]) != 0) continue;
+        read_.insert(&object);
         const std::string target = object.name.substr(prefixes[k].size());
         SuspensionPart::End end;
         end.point = toChassis(object.centroid());

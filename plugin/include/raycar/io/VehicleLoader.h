@@ -73,6 +73,10 @@ struct LoadedVehicle {
   std::vector<SuspensionPart> suspensions;
   bool hasEye = false;
   btVector3 eyePosition{0, 0, 0};        // chassis frame
+  // The model's objects the vehicle is not built from (no part, wheel, helper or suspension
+  // name: a decoration named otherwise, a stray mesh), in the file's order. A part shown
+  // without physics is a hullN with flags 2 and mass 0.
+  std::vector<std::string> ignoredObjects;
 };
 
 // Reads the script, then its [model] obj. Throws raycar::Error naming file, line and object.
