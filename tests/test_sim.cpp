@@ -69,6 +69,16 @@ TEST_CASE("every bundled scene runs to completion with finite telemetry and matc
     check("final_y", first.finalPosition.y());
     check("final_heading_deg", first.finalHeadingDegrees);
     check("gear_changes", first.gearChanges);
+    // The loader's figures the summary reports: the static loads carry the weight (to float
+    // rounding), each wheel on its own helper-given rest length below its len_max.
+    double loads = 0;
+    for (const VehicleBuild::Wheel& wheel : first.build.wheels) {
+      loads += wheel.staticLoad;
+      CHECK(wheel.restLength < wheel.maxLength);
+      CHECK(wheel.radius > 0);
+    }
+    REQUIRE(!first.build.wheels.empty());
+    CHECK(loads == doctest::Approx(first.build.mass * 9.81).epsilon(1e-4));
     CHECK(int(summary.vehicles.size()) == *golden["vehicles"].value<int>());
   }
 }
@@ -283,8 +293,8 @@ TEST_CASE("sine_with_dwell: the coupe with ESC comes out of FMVSS 126's manoeuvr
   const Scene scene = loadScene(kScenes + "sine_with_dwell.toml");
   const SceneSummary summary = run(scene);
   REQUIRE(summary.vehicles.size() == 2);
-  const double withEsc = summary.vehicles[0].finalHeadingDegrees - 90;
-  const double withoutEsc = summary.vehicles[1].finalHeadingDegrees - 90;
+  const double withEsc = summary.vehicles[0].finalHeadingDegrees;  // they set off at heading 0
+  const double withoutEsc = summary.vehicles[1].finalHeadingDegrees;
   CAPTURE(withEsc);
   CAPTURE(withoutEsc);
   CHECK(std::fabs(withEsc) < 30);
@@ -340,7 +350,7 @@ TEST_CASE("handling: the course driver laps the circuit at its lateral target, w
   // Its peak lateral acceleration (the velocity's change over 0.1 s) must reach the target less
   // 5% (corner entries overshoot it, never undershoot it by more) and stay below the grippiest
   // tire's friction, 1.1: no car corners beyond mu g on level ground. It ends the lap where the
-  // path ends, heading along the last straight (+y, 90 deg) within 10 deg: it did not spin.
+  // path ends, heading along the last straight (+y, heading 0) within 10 deg: it did not spin.
   const SceneSummary summary = run(loadScene(kScenes + "handling.toml"));
   const VehicleSummary& coupe = summary.vehicles.front();
   REQUIRE(coupe.finite);
@@ -348,6 +358,6 @@ TEST_CASE("handling: the course driver laps the circuit at its lateral target, w
   CHECK(coupe.pathTime > 0);
   CHECK(coupe.maxLateralG >= 0.85 * 0.95);
   CHECK(coupe.maxLateralG <= 1.1);
-  CHECK(std::fabs(coupe.finalHeadingDegrees - 90) < 10);
+  CHECK(std::fabs(coupe.finalHeadingDegrees) < 10);
   CHECK(std::hypot(coupe.finalPosition.x(), coupe.finalPosition.y()) < 5);
 }

@@ -76,7 +76,23 @@ std::string summaryJson(const SceneSummary& summary) {
     if (v.hasModel)  // the single-track model's understeer gradient at speed (no slip epsilon)
       json << ", \"understeer_gradient_deg_per_g\": "
            << jsonNumber(v.model.understeerGradient(1e6f) * 9.81 * 180 / SIMD_PI);
-    json << ", \"inside_parking_space\": " << (v.insideParkingSpace ? "true" : "false") << "}"
+    json << ", \"inside_parking_space\": " << (v.insideParkingSpace ? "true" : "false");
+    // What the loader made of the script and model.
+    auto vector = [](const btVector3& value) {
+      return "[" + jsonNumber(value.x()) + ", " + jsonNumber(value.y()) + ", " + jsonNumber(value.z()) + "]";
+    };
+    const VehicleBuild& build = v.build;
+    json << ",\n     \"mass\": " << jsonNumber(build.mass) << ", \"principal_inertia\": " << vector(build.principalInertia)
+         << ", \"center_of_mass_in_model\": " << vector(build.centerOfMassInModel) << ", \"wheels\": [";
+    for (size_t w = 0; w < build.wheels.size(); ++w) {
+      const VehicleBuild::Wheel& wheel = build.wheels[w];
+      json << (w ? ",\n       " : "\n       ") << "{\"radius\": " << jsonNumber(wheel.radius) << ", \"width\": "
+           << jsonNumber(wheel.width) << ", \"len_initial\": " << jsonNumber(wheel.restLength) << ", \"len_max\": "
+           << jsonNumber(wheel.maxLength) << ", \"stiffness\": " << jsonNumber(wheel.stiffness)
+           << ", \"static_load\": " << jsonNumber(wheel.staticLoad) << ", \"centre_in_model\": " << vector(wheel.centreInModel)
+           << "}";
+    }
+    json << "]}"
          << (i + 1 < summary.vehicles.size() ? "," : "") << "\n";
   }
   json << "  ]\n}\n";

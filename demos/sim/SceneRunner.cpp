@@ -13,6 +13,28 @@
 
 namespace raycar::sim {
 namespace {
+
+// The loader's figures for the summary (VehicleBuild).
+VehicleBuild describeBuild(const LoadedVehicle& loaded, const RaycastVehicle& vehicle) {
+  VehicleBuild build;
+  build.mass = loaded.mass;
+  build.principalInertia = loaded.principalInertia;
+  build.centerOfMassInModel = loaded.modelFromChassis.getOrigin();
+  for (int i = 0; i < vehicle.wheelCount(); ++i) {
+    const WheelSettings wheel = vehicle.wheelSettings(i);
+    VehicleBuild::Wheel out;
+    out.radius = wheel.radius;
+    out.width = wheel.width;
+    out.restLength = wheel.suspensionRestLength;
+    out.maxLength = wheel.suspensionMaxLength;
+    out.stiffness = wheel.stiffness;  // wheelSettings: with the automatic rate resolved
+    out.staticLoad = vehicle.wheelState(i).staticLoad;
+    out.centreInModel = loaded.modelFromChassis *
+                        (wheel.attachmentPoint - vehicle.settings().axes.up * wheel.suspensionRestLength);
+    build.wheels.push_back(out);
+  }
+  return build;
+}
 constexpr double kDegree = SIMD_PI / 180;
 
 bool isFinite(const btVector3& v) {
@@ -166,6 +188,7 @@ void SceneRunner::spawnVehicles() {
       run.driver = makeDriver(entry);
       measureAxles(run);
       run.summary.script = entry.script;
+      run.summary.build = describeBuild(vehicle, run.car->vehicle());
       run.summary.hasPath = entry.driver == DriverType::FollowPath;
       try {
         run.summary.model = singleTrackModel(vehicle.settings, vehicle.mass, btScalar(scene_.gravity),
@@ -422,7 +445,8 @@ SceneSummary SceneRunner::summary() const {
     const btTransform transform = run.car->chassis().getWorldTransform();
     vehicle.finalPosition = transform.getOrigin();
     const btVector3 forward = run.car->vehicle().worldForward();
-    vehicle.finalHeadingDegrees = std::atan2(forward.y(), forward.x()) / kDegree;
+    // As the scene's heading_deg: about +z, 0 facing +y.
+    vehicle.finalHeadingDegrees = std::atan2(-forward.x(), forward.y()) / kDegree;
     if (scene_.hasParkingSpace) {
       // Every corner of the chassis' collision hulls inside the space's rectangle.
       const auto& space = scene_.parkingSpace;

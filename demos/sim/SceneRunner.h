@@ -38,14 +38,31 @@ struct TelemetryRow {
   double rearX = 0, rearY = 0;                       // m: the vehicle's rear axle centre
 };
 
+// What the loader made of a vehicle's script and model: the figures a modeller checks an export
+// by (in the chassis' own frame unless said).
+struct VehicleBuild {
+  double mass = 0;                        // kg
+  btVector3 principalInertia{0, 0, 0};    // kg m^2 about the chassis' principal axes
+  btVector3 centerOfMassInModel{0, 0, 0};  // m, model space
+  struct Wheel {
+    double radius = 0, width = 0;             // m
+    double restLength = 0, maxLength = 0;     // m: len_initial, len_max
+    double stiffness = 0;                     // N/m, as resolved
+    double staticLoad = 0;                    // N the wheel carries parked on the flat
+    btVector3 centreInModel{0, 0, 0};         // m, model space, at rest
+  };
+  std::vector<Wheel> wheels;
+};
+
 struct VehicleSummary {
   std::string script;
+  VehicleBuild build;
   double distance = 0;          // m travelled
   double topSpeed = 0;          // m/s
   double time0To100 = -1;       // s, -1 if 100 km/h was never reached
   double maxLateralG = 0;       // g
   btVector3 finalPosition{0, 0, 0};
-  double finalHeadingDegrees = 0;
+  double finalHeadingDegrees = 0;  // about +z, 0 facing +y (as the scene's heading_deg)
   int gearChanges = 0;
   bool finite = true;           // no NaN or infinity anywhere in its state
   bool hasGhost = false;
