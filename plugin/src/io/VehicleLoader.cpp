@@ -9,6 +9,7 @@
 
 #include "raycar/Error.h"
 #include "raycar/io/MassProperties.h"
+#include "raycar/vehicle/StaticLoads.h"
 
 namespace raycar {
 namespace {
@@ -35,6 +36,7 @@ class Builder {
     findParts();
     computeMass();
     buildWheels();
+    checkSupport();
     buildShapesAndVisuals();
     buildSuspensions();
     if (const ObjObject* eye = find("eye_pos")) {
@@ -250,7 +252,8 @@ class Builder {
       parts.push_back(solidMassProperties(vertices, solid.triangles, part.record.mass));
     }
     if (parts.empty())
-      scriptError("hull", 0, "no [[hull]] record has mass > 0: the vehicle needs a mass");
+      scriptError("hull", script_.hulls.empty() ? 0 : script_.hulls.front().line,
+                  "no [[hull]] record has mass > 0: the vehicle needs a mass");
     const MassProperties total = combineMassProperties(parts);
     const PrincipalAxes axes = principalAxes(total.inertia);
     vehicle_.mass = total.mass;
@@ -341,6 +344,26 @@ class Builder {
       for (const btVector3& v : wheelObjects_[i]->vertices)
         mesh.vertices.push_back(chassisFromModel_.getBasis() * (v - geometry[i].centre));
       vehicle_.wheelMeshes.push_back(std::move(mesh));
+    }
+  }
+
+  // The wheels must carry the weight without pulling: a centre of mass outside their support (a
+  // mass part placed wrong, a wheel left out) would only be found when the vehicle is made, as
+  // a settings error naming no line. Found here, it names the script's wheel records.
+  void checkSupport() const {
+    const btVector3 forward = vehicle_.settings.axes.forward;
+    const btVector3 right = forward.cross(vehicle_.settings.axes.up);
+    std::vector<SupportPoint> support;
+    for (const WheelSettings& wheel : vehicle_.settings.wheels)
+      support.push_back({wheel.attachmentPoint.dot(forward), wheel.attachmentPoint.dot(right)});
+    try {
+      staticWheelLoads(support, btScalar(vehicle_.mass * 9.81));
+    } catch (const SettingsError& error) {
+      std::string problems;
+      for (const std::string& problem : error.problems()) problems += (problems.empty() ? "" : "; ") + problem;
+      scriptError("[[wheel]] records", script_.wheels.empty() ? 0 : script_.wheels.front().line,
+                  problems + " (the centre of mass comes from the [[hull]] records' masses and zoffsets and "
+                             "their parts' meshes; the wheels' places from the model's wheelN_lower helpers)");
     }
   }
 
