@@ -4,6 +4,7 @@
 #include <optional>
 #include <sstream>
 
+#include "io/NameSuggestion.h"
 #include "io/TomlOverrides.h"  // sourceFile: a key written by a --set override names it
 #include "raycar/Error.h"
 
@@ -17,8 +18,12 @@ void TableReader::read() {
     const auto reader = readers_.find(key_);
     if (reader == readers_.end()) {
       std::string known;
-      for (const auto& [name, unused] : readers_) known += (known.empty() ? "" : ", ") + name;
-      fail("unknown key in [" + section_ + "]; known: " + known);
+      std::vector<std::string> names;
+      for (const auto& [name, unused] : readers_) {
+        known += (known.empty() ? "" : ", ") + name;
+        names.push_back(name);
+      }
+      fail("unknown key in [" + section_ + "]" + suggestion(key_, names) + "; known: " + known);
     }
     reader->second(node);
   }

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "io/ScriptKeys.h"
+#include "io/NameSuggestion.h"
 #include "io/TomlOverrides.h"
 #include "raycar/Error.h"
 #include "raycar/vehicle/SettingsFields.h"
@@ -25,31 +26,6 @@ using T = ScriptValueType;
 const char* const kTableSections[] = {"model", "params", "engine", "gearbox", "brakes",
                                       "assists", "aero", "steering", "solver"};
 const char* const kRecordSections[] = {"hull", "wheel", "tire", "differential"};
-
-size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-std::string suggestion(const std::string& name, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t bestDistance = 4;  // farther than 3 edits is no suggestion
-  for (const std::string& candidate : candidates) {
-    const size_t distance = editDistance(lower(name), lower(candidate));
-    if (distance < bestDistance) bestDistance = distance, best = candidate;
-  }
-  return best.empty() ? "" : " (did you mean '" + best + "'?)";
-}
 
 const char* typeName(ScriptValueType type) {
   switch (type) {
