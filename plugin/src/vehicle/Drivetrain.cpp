@@ -68,8 +68,8 @@ void Drivetrain::requestShifts(bool up, bool down) {
   shiftDownRequested_ = shiftDownRequested_ || down;
 }
 
-btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar dt,
-                                     btScalar& integral) const {
+btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar direction,
+                                     btScalar dt, btScalar& integral) const {
   // A slip controller for ABS (slipRatio < 0: braking) and traction control (> 0):
   // - Feed-forward: the torque the tire transmits at that slip under its present side slip,
   //   read from the tire's own law at the load the last solve settled on (the pre-solve estimate
@@ -99,8 +99,6 @@ btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btS
   const FrictionLaw law =
       wheel.tire->longitudinal(tire, -slipRatio * referenceSpeed, contact.lateralSpeed);
   const btScalar force = law.sticks ? wheel.tire->peakLongitudinalForce(tire) : std::fabs(law.force);
-  // Direction of travel: braking and driving mirror when the car rolls backwards.
-  const btScalar direction = speed < 0 ? btScalar(-1) : btScalar(1);
   const btScalar targetSpin = (speed + direction * slipRatio * referenceSpeed) / settings.radius;
   const btScalar responseTime = std::max(kAssistResponseTime, kAssistMinimumResponseSteps * dt);
   // Spin short of the target in the sense the torque works (drive: slower; brake: faster).
@@ -192,14 +190,21 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
     // The cap is the wheel's whole braking torque; the footbrake gives what the axle friction
     // and engine braking already on the wheel leave of it.
     if (assists.abs && wheelBrake > 0) {
-      const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, dt, wheel.antiLockIntegral);
+      // The brake works against the direction of travel.
+      const btScalar travel = wheel.contact.tireContact.forwardSpeed < 0 ? btScalar(-1) : btScalar(1);
+      const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, travel, dt, wheel.antiLockIntegral);
       wheelBrake = std::min(wheelBrake, std::max(btScalar(0), cap - state.brakeTorque));
     } else {
       wheel.antiLockIntegral = 0;
     }
     if (assists.tractionControl && state.driveTorque != 0) {
+      // The drive works in its torque's direction, whichever way the car rolls: a car rolling back
+      // on a hill start, driven forwards, needs its wheel ahead of the ground forwards. Taken
+      // from the travel, the target had asked for spin backwards, and capped a sedan's drive on
+      // a 15% grade to a fifth of what holds it there: it rolled back in first at full throttle.
+      const btScalar drive = state.driveTorque < 0 ? btScalar(-1) : btScalar(1);
       const btScalar cap =
-          assistTorqueCap(wheel, assists.tractionTargetSlip, dt, wheel.tractionIntegral) +
+          assistTorqueCap(wheel, assists.tractionTargetSlip, drive, dt, wheel.tractionIntegral) +
           state.brakeTorque;
       state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
     } else {

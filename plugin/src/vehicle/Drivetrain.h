@@ -70,8 +70,9 @@ class Drivetrain {
   // ends the solve at `spin` (rad/s), past `limit`: 0 when it stays within it.
   static btScalar driveBeyondLimit(btScalar spin, btScalar driveSpinUp, btScalar limit);
   // ABS (slipRatio < 0) and traction control (> 0): the torque (N m, >= 0) that holds `wheel`
-  // at `slipRatio`; `integral` is the assist's integral term.
-  btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar dt,
+  // at `slipRatio` in `direction` (+1 forwards, -1 backwards: the brake's against the travel,
+  // the drive's its torque's); `integral` is the assist's integral term.
+  btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar direction, btScalar dt,
                            btScalar& integral) const;
 
   const VehicleSettings* settings_;  // the vehicle's, which outlive this object
