@@ -265,7 +265,7 @@ TEST_CASE("matrix: at top speed on the flat the automatic box holds the gear tha
     auto flatOut = [heading](RoadRig& r) {
       DriverInput input = pedal(1);
       const btScalar drift = r.headingDegrees() - heading;  // deg, > 0: turned left
-      input.steer = std::clamp(-0.02f * drift - 0.5f * r.yawRate(), -0.2f, 0.2f);
+      input.steer = std::clamp(btScalar(-0.02) * drift - btScalar(0.5) * r.yawRate(), btScalar(-0.2), btScalar(0.2));
       return input;
     };
     rig.run(85, flatOut);
