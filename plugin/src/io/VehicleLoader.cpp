@@ -103,7 +103,32 @@ class Builder {
     }
     modelError(name, 0, "helper of " + owner + " is missing: add an object named '" + name +
                             "' (one vertex, an edge or a small mesh) at its position" +
-                            legacyNameHint(name));
+                            legacyNameHint(name) + otherMissingHelpers(name));
+  }
+
+  // The other wheel helpers the model lacks besides `first`, so that one export fixes them all;
+  // and when it has none at all, the likely cause: Blender's own OBJ exporter writes no Empties.
+  std::string otherMissingHelpers(const std::string& first) const {
+    std::string missing;
+    int present = 0;
+    for (size_t i = 0; i < wheelObjects_.size(); ++i) {
+      const std::string n = std::to_string(i + 1);
+      for (const char* end : {"_upper", "_lower"}) {
+        const std::string name = "wheel" + n + end;
+        if (model_.find(name) || model_.find("wheel_" + n + end)) {
+          ++present;
+        } else if (name != first) {
+          missing += (missing.empty() ? "" : ", ") + name;
+        }
+      }
+    }
+    std::string text;
+    if (!missing.empty()) text += "; also missing: " + missing;
+    if (present == 0)
+      text += "; the model has no wheel helper at all: Blender's own OBJ export does not write "
+              "Empties, so make each helper a one-vertex mesh, or export with "
+              "tools/blender/export_raycar.py, which writes them";
+    return text;
   }
 
   // Blender's legacy OBJ exporter names an object "<object>_<mesh>" when the two differ
