@@ -46,7 +46,10 @@ TEST_CASE("every bundled scene runs to completion with finite telemetry and matc
     while (!runner.finished()) runner.step();
     const SceneSummary summary = runner.summary();
     CHECK(summary.steps == int(std::lround(scene.duration / scene.step)));
-    for (const VehicleSummary& vehicle : summary.vehicles) REQUIRE(vehicle.finite);
+    for (const VehicleSummary& vehicle : summary.vehicles) {
+      REQUIRE(vehicle.finite);
+      CHECK(vehicle.leftGroundAt < 0);  // no bundled scene drives off its ground
+    }
     for (const TelemetryRow& row : runner.telemetry()) {
       REQUIRE(std::isfinite(row.position.length()));
       for (const WheelState& wheel : row.wheels) REQUIRE(std::isfinite(wheel.longitudinalForce + wheel.lateralForce));
@@ -81,6 +84,21 @@ TEST_CASE("every bundled scene runs to completion with finite telemetry and matc
     CHECK(loads == doctest::Approx(first.build.mass * 9.81).epsilon(1e-4));
     CHECK(int(summary.vehicles.size()) == *golden["vehicles"].value<int>());
   }
+}
+
+TEST_CASE("a car driven off its track's edge is reported as having left the ground") {
+  // The flat lot is 200 m across; at full throttle from its middle the sedan reaches the edge in
+  // well under 12 s (launch scene: 368 m in 18 s) and falls. The summary says when it fell 5 m
+  // below the ground's lowest point, so that its top speed and distance (a falling car's) are
+  // not taken for driving.
+  const std::string text = "[scene]\nstep = 0.008333333\nduration = 12\n[ground]\ntype = \"track\"\nobj = \"" +
+                           std::string(RAYCAR_DATA_DIR) + "/tracks/flat_lot.obj\"\n[[vehicle]]\nscript = \"" +
+                           std::string(RAYCAR_DATA_DIR) + "/vehicles/sedan.vehicle.toml\"\nposition = [0, 0, 0.1]\n"
+                           "driver = \"timeline\"\nevents = [[0, 1, 0, 0, 0]]\n";
+  const SceneSummary summary = run(parseScene(text, "off_edge.toml"));
+  REQUIRE(summary.vehicles.size() == 1);
+  CHECK(summary.vehicles.front().leftGroundAt > 1);
+  CHECK(summary.vehicles.front().leftGroundAt < 12);
 }
 
 TEST_CASE("parking: the car ends inside the space and the bicycle ghost stays within 0.6 m") {
@@ -179,6 +197,7 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[scene]\nstep = 0.01\n", "bad.toml: vehicle: the scene has no [[vehicle]]"},
       {"[weather]\nrain = 1\n", "bad.toml:1: weather: unknown section"},
       {"[[vehicle]]\nscript = \"a\"\nposition = [1, 2]\n", "bad.toml:3: vehicle.position: expects an array of 3 numbers"},
+      {"[[vehicle]]\nscript = \"a\"\nposition = [0, 0, -0.5]\n", "bad.toml:3: vehicle.position: z is the model origin's height above the ground, at least 0"},
       {"[[vehicle]]\nscript = \"a\"\nesc = 1\n", "bad.toml:3: vehicle.esc: expects true or false"},
       {"[[vehicle]]\nscript = \"a\"\nwheel_query = \"box\"\n", "bad.toml:3: vehicle.wheel_query: must be \"ray\", \"sphere\" or \"cylinder\""},
       {"[ground]\ntype = \"heightfield\"\nsize = 10000\ncell = 0.1\n", "bad.toml:1: ground.cell: size / cell must be at most 4096"},

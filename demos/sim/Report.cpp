@@ -68,7 +68,8 @@ std::string summaryJson(const SceneSummary& summary) {
          << (v.time0To100 >= 0 ? jsonNumber(v.time0To100) : "null") << ", \"max_lateral_g\": " << jsonNumber(v.maxLateralG)
          << ", \"final_position\": [" << jsonNumber(v.finalPosition.x()) << ", " << jsonNumber(v.finalPosition.y()) << ", "
          << jsonNumber(v.finalPosition.z()) << "], \"final_heading_deg\": " << jsonNumber(v.finalHeadingDegrees)
-         << ", \"gear_changes\": " << v.gearChanges << ", \"finite\": " << (v.finite ? "true" : "false");
+         << ", \"gear_changes\": " << v.gearChanges << ", \"finite\": " << (v.finite ? "true" : "false")
+         << ", \"left_ground_at\": " << (v.leftGroundAt >= 0 ? jsonNumber(v.leftGroundAt) : "null");
     if (v.hasGhost)
       json << ", \"ghost_max_distance\": " << jsonNumber(v.ghostMaxDistance) << ", \"ghost_final_distance\": "
            << jsonNumber(v.ghostFinalDistance);

@@ -125,6 +125,9 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
         reader.on("script", [&](const toml::node& n) { entry.script = resolve(path, reader.text(n)); });
         reader.on("position", [&](const toml::node& n) {
           const std::vector<double> v = reader.numbers(n, 3, -1e5, 1e5);
+          // z is a height above the ground found below: a car placed under it would be thrown
+          // out by Bullet's contacts (a truck at -0.5 m left at 4.8 m/s and jumped 0.7 m).
+          if (v[2] < 0) reader.fail("z is the model origin's height above the ground, at least 0; got " + std::to_string(v[2]));
           entry.position = btVector3(btScalar(v[0]), btScalar(v[1]), btScalar(v[2]));
         });
         reader.on("heading_deg", [&](const toml::node& n) { entry.headingDegrees = reader.number(n, -360, 360); });

@@ -362,6 +362,12 @@ void SceneRunner::advance(bool holdInputs) {
     const btVector3 position = run.car->chassis().getCenterOfMassPosition();
     const btVector3 velocity = vehicle.linearVelocity();
     summary.finite = summary.finite && isFinite(position) && isFinite(velocity);
+    // Off the ground's edge: 5 m below its lowest point, the car is falling for good.
+    if (summary.leftGroundAt < 0 && ground_) {
+      btVector3 groundMin, groundMax;
+      ground_->getCollisionShape()->getAabb(ground_->getWorldTransform(), groundMin, groundMax);
+      if (position.z() < groundMin.z() - 5) summary.leftGroundAt = time();
+    }
     summary.distance += (position - run.lastPosition).length();
     run.lastPosition = position;
     const double speed = velocity.length();

@@ -65,6 +65,7 @@ struct VehicleSummary {
   double finalHeadingDegrees = 0;  // about +z, 0 facing +y (as the scene's heading_deg)
   int gearChanges = 0;
   bool finite = true;           // no NaN or infinity anywhere in its state
+  double leftGroundAt = -1;     // s when it fell 5 m below the ground's lowest point; -1: never
   bool hasGhost = false;
   double ghostMaxDistance = 0;  // m between rear axle and bicycle ghost
   double ghostFinalDistance = 0;

@@ -100,6 +100,10 @@ int main(int argc, char** argv) {
     if (first.hasGhost)
       std::printf("bicycle ghost: largest distance %.3f m, final %.3f m; inside the space: %s\n",
                   first.ghostMaxDistance, first.ghostFinalDistance, first.insideParkingSpace ? "yes" : "no");
+    for (size_t i = 0; i < summary.vehicles.size(); ++i)
+      if (summary.vehicles[i].leftGroundAt >= 0)
+        std::printf("vehicle %zu left the ground at %.2f s (fell off its edge): its figures after that mean little\n", i + 1,
+                    summary.vehicles[i].leftGroundAt);
     std::printf("wrote %s/telemetry.csv, %s/summary.json, %s/report.html\n", out.c_str(), out.c_str(), out.c_str());
     return 0;
   } catch (const raycar::Error& error) {
