@@ -319,6 +319,34 @@ TEST_CASE("matrix: hill start on a 15% grade: the brake released, full throttle 
   });
 }
 
+TEST_CASE("matrix: backing up a 15% grade: the brake released, full 'back' 0.3 s later") {
+  // The hill start in reverse: facing down the grade, held on the footbrake; released, it rolls
+  // forwards for 0.3 s, then 'back' at full: it must stop rolling forwards and back up the grade,
+  // 1 m behind where it stood within 6 s (reverse engages below gear_dir_switch_RPM, then its
+  // clutch takes up; 'back' brakes while the car still rolls forwards in reverse, and must not
+  // leave it stuck between that brake and a clutch that opens each time). Budget for the
+  // forward roll: the hill start's 0.3 m, and as much again to brake below the switch speed,
+  // 0.5 m (measured 0.07-0.10 m; backed 1 m up after 1.1-1.6 s).
+  forEachCell([](const std::string& vehicle, btScalar step) {
+    const btScalar degrees = btScalar(std::atan(0.15) * 180 / SIMD_PI);
+    RoadRig rig(road(vehicle, step, -degrees));
+    rig.hold(3, footbrake());
+    const btVector3 start = rig.position();
+    const btVector3 forward = (rig.vehicle().worldForward() - rig.up() * rig.vehicle().worldForward().dot(rig.up())).normalized();
+    double furthestForward = 0, backedAt = -1;
+    const double released = rig.time();
+    rig.run(6, [&](RoadRig& r) {
+      const double along = double((r.position() - start).dot(forward));
+      furthestForward = std::max(furthestForward, along);
+      if (backedAt < 0 && along < -1) backedAt = r.time() - released;
+      return r.time() - released < 0.3 ? DriverInput{} : pedal(-1);
+    });
+    INFO("rolled forwards " << furthestForward << " m; 1 m back up after " << backedAt << " s");
+    CHECK(furthestForward < 0.5);
+    CHECK(backedAt > 0);
+  });
+}
+
 TEST_CASE("matrix: stop and go twice: first gear (or neutral) within 1 s of standing, pulls away in first") {
   // Drive off at full throttle for 4 s, brake to a standstill, wait, go again; twice. After the
   // car stands (speed < 5 cm/s) the box must be in first or neutral within 1 s (a truck braked

@@ -36,6 +36,8 @@ inline std::string suggestion(const std::string& name, const std::vector<std::st
     for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
     return text;
   };
+  for (const std::string& candidate : candidates)  // the same name in another case
+    if (lowered(candidate) == lowered(name)) return " (did you mean '" + candidate + "'?)";
   for (const std::string& candidate : candidates)
     if (!name.empty() && lowered(candidate).rfind(lowered(name) + "_", 0) == 0)
       return " (did you mean '" + candidate + "'?)";

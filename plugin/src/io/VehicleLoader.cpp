@@ -327,8 +327,9 @@ class Builder {
       }
       if (!(g.radius > btScalar(1e-3)) || !(g.width > btScalar(1e-4)))
         modelError(wheel.name, wheel.line, "is not a wheel: its geometry has no radius or no width (a cylinder about the right axis)");
-      // No road wheel is 10 m across (a mining truck's is 4 m): the model is in another unit.
-      if (g.radius > btScalar(5))
+      // Beyond the settings' 10 m radius: the model is in another unit (a 0.3 m wheel made in
+      // centimetres is 30 m; no road wheel is more than 2 m).
+      if (g.radius > btScalar(10))
         modelError(wheel.name, wheel.line,
                    "has a radius of " + std::to_string(g.radius) + " m: raycar reads the model in metres, and this one "
                    "looks made in centimetres (or another unit); scale it to metres on export (Blender: Scale 0.01)");
@@ -374,8 +375,17 @@ class Builder {
 
   // The wheels must carry the weight without pulling: a centre of mass outside their support (a
   // mass part placed wrong, a wheel left out) would only be found when the vehicle is made, as
-  // a settings error naming no line. Found here, it names the script's wheel records.
+  // a settings error naming no line, where automatic rates need the static loads. Found here, it
+  // names the script's wheel records.
   void checkSupport() const {
+    // Only where the vehicle will need its static loads: automatic spring or damper rates, or a
+    // tire whose reference load comes from them (as VehicleRuntime decides). A model with its
+    // rates set (a trailer on one axle, a single-track vehicle) carries no such rule.
+    bool needsStaticLoads = false;
+    for (const WheelSettings& wheel : vehicle_.settings.wheels)
+      needsStaticLoads = needsStaticLoads || wheel.stiffness == 0 || wheel.damping <= 0 ||
+                         (wheel.tire.loadSensitivity > 0 && wheel.tire.referenceLoad == 0);
+    if (!needsStaticLoads) return;
     const btVector3 forward = vehicle_.settings.axes.forward;
     const btVector3 right = forward.cross(vehicle_.settings.axes.up);
     std::vector<SupportPoint> support;
@@ -406,12 +416,12 @@ class Builder {
   }
 
   // A wheel is a cylinder about the model's right axis: as long along forward as along up (its
-  // diameter), within a tenth. A wheel left standing, turned along the car, or read with the
-  // wrong axes is not, and would be taken with the wrong radius and width (0.32 m and 0.60 m
-  // for a 0.30 m wheel 0.22 m wide).
+  // diameter), within a fifth (a low-poly hexagon's flats and corners differ by 13%). A wheel
+  // left standing, turned along the car, or read with the wrong axes is not, and would be taken
+  // with the wrong radius and width (0.32 m and 0.60 m for a 0.30 m wheel 0.22 m wide).
   void checkWheelShape(const ObjObject& wheel, const btVector3& extent) const {  // (right, forward, up), m
     const btScalar along = extent.y(), up = extent.z();
-    if (std::fabs(along - up) <= btScalar(0.1) * std::max(along, up)) return;
+    if (std::fabs(along - up) <= btScalar(0.2) * std::max(along, up)) return;
     modelError(wheel.name, wheel.line,
                "is not round about the model's right axis: " + std::to_string(along) + " m along forward (" +
                    axisName(frame_.forward) + ") against " + std::to_string(up) + " m along up (" + axisName(frame_.up) +
@@ -439,7 +449,10 @@ class Builder {
                  "its helpers " + where + " are at one place, so its suspension would have no length (len_initial 0): "
                  "put the upper helper above the lower one by the suspension's travel at rest");
     }
-    const btScalar offCentre = (lower.centroid() - centre).length();
+    // Across the axle only: a wheel mesh with a hub or brake disc on one side has its middle off
+    // the helper along the axle, which tilts nothing.
+    const btVector3 offset = lower.centroid() - centre;
+    const btScalar offCentre = (offset - frame_.right * offset.dot(frame_.right)).length();
     const btScalar allowed = std::max(btScalar(0.02), btScalar(0.1) * radius);
     if (offCentre > allowed)
       modelError(wheel.name, wheel.line,

@@ -222,12 +222,13 @@ void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
   // several times the wheel's whole change over the step, and capping it had thrown away up to
   // 90% of the drive (a coupe needed 7.4 s to 100 km/h at 1/60 s and 5.6 s at 1/240 s, and did
   // not get there within 10 s at 1/30 s). The tire's share is taken as the last step's friction
-  // impulse, with which the solve starts (its warm start); a wheel without one (in the air,
-  // just landed) is capped on its free spin.
+  // impulse, with which the solve starts (its warm start; for the last step's length, where the
+  // solve rescales it to this one's); a wheel without one (in the air, just landed) is capped on
+  // its free spin. Whatever this estimate misses, followWheels takes back after the solve.
   for (Wheel& wheel : wheels) {
     wheel.spinBeforeDrive = wheel.state.angularSpeed;
     const WheelContact& contact = wheel.contact;
-    wheel.tireSpinBack = contact.active && contact.warmStart && !wheel.state.locked
+    wheel.tireSpinBack = wheel.state.inContact && contact.warmStart && !wheel.state.locked
                              ? contact.longitudinalImpulse * wheel.settings.radius / wheel.settings.spinInertia
                              : 0;
   }

@@ -34,6 +34,7 @@ void Powertrain::engage(int gear) {
   state_.gear = gear;
   state_.clutch = 0;
   state_.clutchLocked = false;
+  heldSpeedTime_ = highestRoadRpm_ = 0;  // a new gear's road speed starts its own count
   ++state_.shifts;
 }
 
@@ -89,12 +90,17 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
 
 void Powertrain::shiftAutomatically(btScalar roadRpm, btScalar throttle, btScalar dt) {
   if (!gearbox_.automatic || state_.gear < kFirstGear) return;
-  // How long the road speed has gained less than 1% in this gear (under throttle).
-  if (throttle > 0 && roadRpm <= btScalar(1.01) * highestRoadRpm_) {
+  // How long the road speed has gained less than 1% under throttle in this gear. Lifting starts
+  // the count over from the speed then: a car accelerating again after a lift, below the speed
+  // it had before, is not held.
+  if (!(throttle > 0)) {
+    heldSpeedTime_ = 0;
+    highestRoadRpm_ = roadRpm;
+  } else if (roadRpm <= btScalar(1.01) * highestRoadRpm_) {
     heldSpeedTime_ += dt;
   } else {
     heldSpeedTime_ = 0;
-    highestRoadRpm_ = std::max(highestRoadRpm_, roadRpm);
+    highestRoadRpm_ = roadRpm;
   }
   // Right after a shift the engine speed is still settling: under throttle the box waits for
   // the clutch. With the throttle closed it keeps stepping down as the car slows.
@@ -140,7 +146,6 @@ void Powertrain::followWheels(btScalar fastestWheelSpin, btScalar gearboxWheelSp
 void Powertrain::shift(int gear) {
   lastShiftDirection_ = gear > state_.gear ? 1 : -1;
   sinceShift_ = 0;
-  heldSpeedTime_ = highestRoadRpm_ = 0;
   engage(gear);
 }
 

@@ -119,6 +119,8 @@ VehicleRuntime::Start VehicleRuntime::beginStep(const btCollisionWorld& world, b
       !isFinite(chassis->getAngularVelocity()))
     return Start::Skip;
   if (chassis->isActive()) return Start::Step;
+  // Frozen by the game (DISABLE_SIMULATION): nothing wakes it but the game.
+  if (chassis->getActivationState() != ISLAND_SLEEPING) return Start::Skip;
   // Asleep: nothing moves until an input wakes it, or its ground moves or goes.
   switch (sleepingGround(world, mayReadDynamicBodies)) {
     case SleepingGround::Unchanged: return Start::Skip;

@@ -19,7 +19,10 @@
 //   again at clutch_speed, scaling the torque meanwhile; no upshift, nor a downshift under
 //   throttle, happens until it has closed (with the throttle closed the box keeps stepping down
 //   while the car slows, so a hard stop ends in neutral, not in the gear it braked in); a shift
-//   back the other way waits shiftDwell.
+//   back the other way waits shiftDwell. Under throttle, once the road speed has gained less than
+//   1% for 1 s (drag or a grade holds the car below the shift-up speed), the box also shifts up
+//   when the next gear gives the wheels more force and keeps the engine a tenth above
+//   engine_shiftdownRPM.
 // - With engine inertia (EngineSettings::inertia > 0) the engine speed w_e is a state with
 //   I_e dw_e/dt = T_engine - T_clutch, where T_engine is the torque curve's at the throttle, less
 //   engine braking with the throttle closed. The clutch's capacity is its engagement (ramping at
@@ -46,8 +49,10 @@
 //   lets the wheels drag it below engine_minRPM stalls it (no torque, no governor) until the
 //   gearbox is in neutral.
 // - Direction (CryEngine): pedal < 0 in a forward gear brakes ('back' while moving forward) until
-//   the driving wheels turn slower than gear_dir_switch_RPM, then engages reverse; pedal > 0 in
-//   reverse likewise. Manual mode: DriverInput's shift inputs choose the gear; pedal > 0 drives in
+//   the driving wheels turn slower than gear_dir_switch_RPM, counted at the larger of their spin
+//   and their road speed (locked wheels are not slow), then engages reverse, and keeps braking
+//   while the car still rolls forwards; pedal > 0 in reverse likewise, without the last part
+//   (rolling back in first under throttle is a hill start). Manual mode: DriverInput's shift inputs choose the gear; pedal > 0 drives in
 //   the selected gear, pedal < 0 brakes.
 
 #include "raycar/vehicle/Engine.h"
