@@ -293,6 +293,53 @@ TEST_CASE("a sleeping car wakes when the ground under its wheels moves or leaves
   }
 }
 
+TEST_CASE("sleeping cars in a group wake on its worker threads as their lift rises, bit for bit as on one") {
+  // Two parked cars asleep on one kinematic platform, stepped by a VehicleGroup whose threads
+  // each take a car (at least one car a thread): the platform rises, and each car, asleep on its
+  // thread, finds its ground moving and wakes. One thread and two give bitwise the same poses.
+  auto ride = [](int threads) {
+    TestWorld world;
+    world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    const btTransform platformStart(btQuaternion::getIdentity(), btVector3(0, 0.75f, 0));
+    btRigidBody* platform = world.addBox(0, btVector3(8, 0.25f, 8), platformStart, 1, true);
+    CarSpec spec;
+    const VehicleSettings settings = makeCarSettings(spec);
+    VehicleGroup group(threads, 1);
+    std::vector<btRigidBody*> bodies;
+    for (btScalar x : {-3.0f, 3.0f}) {
+      btRigidBody* body = world.addBox(spec.mass, btVector3(0.9f, 0.25f, 2.1f),
+                                       btTransform(btQuaternion::getIdentity(), btVector3(x, 1 + restHeight(spec), 0)), 0.5f);
+      body->forceActivationState(ACTIVE_TAG);
+      group.addVehicle(*body, settings).setHandbrake(true);
+      bodies.push_back(body);
+    }
+    world.world().addAction(&group);
+    for (int i = 0; i < int(3 / kStep); ++i) world.step(kStep);
+    for (const btRigidBody* body : bodies) REQUIRE(body->getActivationState() == ISLAND_SLEEPING);
+    std::vector<btScalar> poses;
+    for (int i = 1; i <= int(2 / kStep); ++i) {
+      const btScalar rise = std::min(btScalar(0.5) * btScalar(i) * kStep, btScalar(0.5));
+      platform->getMotionState()->setWorldTransform(
+          btTransform(btQuaternion::getIdentity(), platformStart.getOrigin() + btVector3(0, rise, 0)));
+      world.step(kStep);
+      if (i == 1)
+        for (const btRigidBody* body : bodies) CHECK(body->isActive());
+      for (const btRigidBody* body : bodies) {
+        const btVector3 at = body->getCenterOfMassPosition();
+        poses.insert(poses.end(), at.m_floats, at.m_floats + 3);
+      }
+    }
+    // Both rode the 0.5 m up (budget as for one car on its lift: 2 mm after 1 s of rest).
+    for (const btRigidBody* body : bodies)
+      CHECK(std::fabs(body->getCenterOfMassPosition().y() - (1.5 + restHeight(spec))) < 0.002);
+    world.world().removeAction(&group);
+    return poses;
+  };
+  const std::vector<btScalar> one = ride(1), two = ride(2);
+  REQUIRE(one.size() == two.size());
+  CHECK(std::equal(one.begin(), one.end(), two.begin()));
+}
+
 TEST_CASE("a car with its pedal pressed, or rolling, does not fall asleep") {
   // Held on its brakes with the throttle open (the engine revving against them), and coasting
   // at 0.5 m/s in gear: neither is a parked car, though the first one's chassis stands still.
