@@ -521,10 +521,12 @@ void parkingCar(const std::string& dir) {
   // Seed 002's car: body 2 m wide, 4 m long; wheels 0.35 m wide, 0.75 m in diameter, placed with
   // its margins: Lf = Lr = 4/2 - (0.75/2 + 0.25) = 1.375 m, track = 2 - (0.35 + 2 x 0.10) = 1.45 m.
   Obj obj("parking car: seed 002's 2 x 4 m car and its wheel layout");
-  // Its body low, as a car's: the centre of mass 0.6 m up on a 1.45 m track (static stability
-  // factor t / 2h = 1.21, above the tires' grip, so it slides before it tips; at 0.8 m, 0.91, it
-  // rolled over on flat ground at 50 km/h on 9 degrees of steer).
-  obj.box("hull1", {0, 0, 0.6}, {1.0, 2.0, 0.3});
+  // Its mass low, as a car's: the body (hull1, massless) shows where it was, and a low block
+  // (hull2) carries the mass, the centre of mass 0.5 m up on a 1.45 m track (static stability
+  // factor t / 2h = 1.45, above the tires' grip, so it slides before it tips; with the mass in
+  // the body, 0.8 m up and 0.91, it rolled over on flat ground at 50 km/h on 9 degrees of steer).
+  obj.box("hull1", {0, 0, 0.8}, {1.0, 2.0, 0.35});
+  obj.box("hull2", {0, 0, 0.5}, {0.9, 1.9, 0.12});
   addWheels(obj, fourWheels(0.725, 1.375, -1.375, 0.375, 0.35, 0.575), false, 0.75);
   obj.helper("eye_pos", {0, -6, 3});
   obj.write(dir + "/parking_car.obj");
@@ -533,8 +535,12 @@ void parkingCar(const std::string& dir) {
 [model]
 obj = "parking_car.obj"
 
-[[hull]]
+[[hull]]            # hull1: the body, seen and colliding
 flags = 1
+mass = 0
+
+[[hull]]            # hull2: the mass, low and unseen (it collides too)
+flags = 0
 mass = 1300
 )" + records + R"(
 [params]
