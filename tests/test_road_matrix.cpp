@@ -155,6 +155,31 @@ btScalar drivenRadius(RaycastVehicle& vehicle) {
 
 constexpr double kRadiansPerSecondToRpm = 60 / (2 * SIMD_PI);
 
+// A start on a grade: held 3 s on the footbrake on a slope of `slopeDegrees` (> 0 faces up it),
+// released, and `drive` (the pedal, +1 or -1) given 0.3 s later; the car's travel is measured
+// along the way the pedal drives it.
+struct GradeStart {
+  double rolledAway = 0;   // m: the farthest it rolled the other way
+  double oneMetreAt = -1;  // s after the release when it was 1 m along; -1: never
+};
+GradeStart startOnGrade(const std::string& vehicle, btScalar step, btScalar slopeDegrees, btScalar drive,
+                        double seconds) {
+  RoadRig rig(road(vehicle, step, slopeDegrees));
+  rig.hold(3, footbrake());
+  const btVector3 start = rig.position();
+  const btVector3 forward = rig.vehicle().worldForward();
+  const btVector3 driven = (forward - rig.up() * forward.dot(rig.up())).normalized() * drive;
+  GradeStart result;
+  const double released = rig.time();
+  rig.run(seconds, [&](RoadRig& r) {
+    const double along = double((r.position() - start).dot(driven));
+    result.rolledAway = std::max(result.rolledAway, -along);
+    if (result.oneMetreAt < 0 && along > 1) result.oneMetreAt = r.time() - released;
+    return r.time() - released < 0.3 ? DriverInput{} : pedal(drive);
+  });
+  return result;
+}
+
 }  // namespace
 
 TEST_CASE("matrix: full-throttle launch: first gear until the road speed reaches the upshift") {
@@ -300,22 +325,10 @@ TEST_CASE("matrix: hill start on a 15% grade: the brake released, full throttle 
   // had aimed the drive's slip the way the car rolled: a sedan rolling back at full throttle in
   // first had its drive capped to a fifth of what holds it on the grade, and rolled on back.
   forEachCell([](const std::string& vehicle, btScalar step) {
-    const btScalar degrees = btScalar(std::atan(0.15) * 180 / SIMD_PI);
-    RoadRig rig(road(vehicle, step, degrees));
-    rig.hold(3, footbrake());
-    const btVector3 start = rig.position();
-    const btVector3 uphill = (rig.vehicle().worldForward() - rig.up() * rig.vehicle().worldForward().dot(rig.up())).normalized();
-    double furthestBack = 0, climbedAt = -1;
-    const double released = rig.time();
-    rig.run(4, [&](RoadRig& r) {
-      const double along = double((r.position() - start).dot(uphill));
-      furthestBack = std::min(furthestBack, along);
-      if (climbedAt < 0 && along > 1) climbedAt = r.time() - released;
-      return r.time() - released < 0.3 ? DriverInput{} : pedal(1);
-    });
-    INFO("rolled back " << -furthestBack << " m; 1 m up after " << climbedAt << " s");
-    CHECK(furthestBack > -0.3);
-    CHECK(climbedAt > 0);
+    const GradeStart start = startOnGrade(vehicle, step, btScalar(std::atan(0.15) * 180 / SIMD_PI), 1, 4);
+    INFO("rolled back " << start.rolledAway << " m; 1 m up after " << start.oneMetreAt << " s");
+    CHECK(start.rolledAway < 0.3);
+    CHECK(start.oneMetreAt > 0);
   });
 }
 
@@ -328,22 +341,10 @@ TEST_CASE("matrix: backing up a 15% grade: the brake released, full 'back' 0.3 s
   // forward roll: the hill start's 0.3 m, and as much again to brake below the switch speed,
   // 0.5 m (measured 0.07-0.10 m; backed 1 m up after 1.1-1.6 s).
   forEachCell([](const std::string& vehicle, btScalar step) {
-    const btScalar degrees = btScalar(std::atan(0.15) * 180 / SIMD_PI);
-    RoadRig rig(road(vehicle, step, -degrees));
-    rig.hold(3, footbrake());
-    const btVector3 start = rig.position();
-    const btVector3 forward = (rig.vehicle().worldForward() - rig.up() * rig.vehicle().worldForward().dot(rig.up())).normalized();
-    double furthestForward = 0, backedAt = -1;
-    const double released = rig.time();
-    rig.run(6, [&](RoadRig& r) {
-      const double along = double((r.position() - start).dot(forward));
-      furthestForward = std::max(furthestForward, along);
-      if (backedAt < 0 && along < -1) backedAt = r.time() - released;
-      return r.time() - released < 0.3 ? DriverInput{} : pedal(-1);
-    });
-    INFO("rolled forwards " << furthestForward << " m; 1 m back up after " << backedAt << " s");
-    CHECK(furthestForward < 0.5);
-    CHECK(backedAt > 0);
+    const GradeStart start = startOnGrade(vehicle, step, -btScalar(std::atan(0.15) * 180 / SIMD_PI), -1, 6);
+    INFO("rolled forwards " << start.rolledAway << " m; 1 m back up after " << start.oneMetreAt << " s");
+    CHECK(start.rolledAway < 0.5);
+    CHECK(start.oneMetreAt > 0);
   });
 }
 
