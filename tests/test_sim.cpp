@@ -81,7 +81,7 @@ TEST_CASE("every bundled scene runs to completion with finite telemetry and matc
       CHECK(wheel.radius > 0);
     }
     REQUIRE(!first.build.wheels.empty());
-    CHECK(loads == doctest::Approx(first.build.mass * 9.81).epsilon(1e-4));
+    CHECK(loads == doctest::Approx(first.build.mass * scene.gravity).epsilon(1e-4));
     CHECK(int(summary.vehicles.size()) == *golden["vehicles"].value<int>());
   }
 }

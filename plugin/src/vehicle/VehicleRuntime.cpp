@@ -160,10 +160,16 @@ VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionW
     const btCollisionObject* ground = nullptr;
     if (gathered) {
       for (const NearbyObject& object : nearby.objects())
-        if (keyOf(object.object) == wheel.groundKey) ground = object.object;
+        if (keyOf(object.object) == wheel.groundKey) {
+          ground = object.object;
+          break;
+        }
     } else {  // another broadphase, or a crowd around the car: the world's own list
       for (int i = 0; i < all.size(); ++i)
-        if (keyOf(all[i]) == wheel.groundKey) ground = all[i];
+        if (keyOf(all[i]) == wheel.groundKey) {
+          ground = all[i];
+          break;
+        }
     }
     if (ground == nullptr) return SleepingGround::Changed;
     if (!mayReadDynamicBodies && pushableBody(ground) != nullptr) return SleepingGround::ReadsDynamicBody;
