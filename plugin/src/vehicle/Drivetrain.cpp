@@ -268,11 +268,11 @@ void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
     }
   } else {
     for (Wheel& wheel : wheels) {
-      const btScalar before = wheel.spinBeforeDrive - wheel.tireSpinBack;
-      const btScalar after = wheel.state.angularSpeed - wheel.tireSpinBack;
-      const btScalar limit = wheel.engineSpinLimit;
-      if (std::fabs(after) > limit && std::fabs(after) > std::fabs(before))
-        wheel.state.angularSpeed = std::copysign(std::max(limit, std::fabs(before)), after) + wheel.tireSpinBack;
+      const btScalar kept = keptSpinUp(wheel.spinBeforeDrive - wheel.tireSpinBack,
+                                       wheel.state.angularSpeed - wheel.tireSpinBack, wheel.engineSpinLimit);
+      if (kept < 1)
+        wheel.state.angularSpeed =
+            wheel.spinBeforeDrive + kept * (wheel.state.angularSpeed - wheel.spinBeforeDrive);
     }
   }
   for (Wheel& wheel : wheels) wheel.driveSpinUp = wheel.state.angularSpeed - wheel.spinBeforeDrive;
