@@ -211,6 +211,41 @@ TEST_CASE("spawning and removing leaves the world as it was") {
   scene.run(0.1f);  // the world steps on without the vehicle's action
 }
 
+TEST_CASE("a spawned chassis collides at its modelled surface, not a collision margin outside it") {
+  // Bullet grows a convex hull by its collision margin (0.04 m) on every side; the spawned hulls
+  // are shrunk by it first. So in every direction the collision shape reaches as far as the
+  // modelled part, never further (within 1 mm of rounding budget), and falls short only at an
+  // edge or corner the margin rounds, by at most the margin; a face square to a direction is
+  // met exactly (the sedan's flat floor, below).
+  // Without the shrink each part stood exactly 0.04 m proud of its model in every direction.
+  const btVector3 directions[] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1},
+                                  {1, 1, 1}, {1, 1, -1}, {1, -1, 1}, {1, -1, -1}, {-1, 1, 1},
+                                  {-1, 1, -1}, {-1, -1, 1}, {-1, -1, -1}};
+  for (const char* name : {"jeep", "sedan", "coupe", "truck", "parking_car"}) {
+    const LoadedVehicle loaded = loadVehicle(kData + "/vehicles/" + name + ".vehicle.toml");
+    ZUpWorld scene;
+    SpawnedVehicle car(scene.world, loaded, btTransform::getIdentity());
+    const auto& compound = *static_cast<const btCompoundShape*>(car.chassis().getCollisionShape());
+    REQUIRE(compound.getNumChildShapes() == int(loaded.collisionHulls.size()));
+    for (int part = 0; part < compound.getNumChildShapes(); ++part) {
+      const auto& hull = *static_cast<const btConvexShape*>(compound.getChildShape(part));
+      for (btVector3 direction : directions) {
+        direction.normalize();
+        btScalar modelled = -BT_LARGE_FLOAT;
+        for (const btVector3& v : loaded.collisionHulls[size_t(part)].vertices)
+          modelled = std::max(modelled, v.dot(direction));
+        const btScalar collides = hull.localGetSupportingVertex(direction).dot(direction);
+        INFO(std::string(name) << " part " << part << " direction " << direction.x() << " " << direction.y() << " "
+                  << direction.z() << ": collides at " << collides << " m, modelled " << modelled << " m");
+        CHECK(collides <= modelled + btScalar(0.001));
+        CHECK(collides >= modelled - hull.getMargin() - btScalar(0.001));
+        if (std::string(name) == "sedan" && direction.z() == -1)
+          CHECK(std::fabs(collides - modelled) < btScalar(0.001));
+      }
+    }
+  }
+}
+
 TEST_CASE("cars spawned from one shared model share its settings and drive as a car with its own copy") {
   // Two cars of one shared model and a third from a copy of it, each in a world of its own with
   // the same start and the same input: every car must follow bitwise the same trajectory

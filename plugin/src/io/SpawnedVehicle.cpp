@@ -1,6 +1,8 @@
 // SpawnedVehicle and placeModel (raycar/io/VehicleLoader.h): a loaded vehicle put into a world —
 // its chassis body from the collision hulls and mass properties, its RaycastVehicle (or a place
 // in a VehicleGroup), and the suspension parts' poses for drawing.
+#include <LinearMath/btConvexHullComputer.h>
+
 #include <cmath>
 #include <memory>
 #include <utility>
@@ -11,6 +13,38 @@
 #include "raycar/parallel/VehicleGroup.h"
 
 namespace raycar {
+namespace {
+
+// A collision part's convex hull whose surface is the part's own. Bullet collides a convex shape
+// as its points' hull grown by the shape's collision margin (0.04 m by default) on every side,
+// so a hull of the part's points alone stood 4 cm proud of the modelled body: a car modelled
+// with 4 cm of ground clearance rested part of its weight on its floor and crept. The hull is
+// therefore shrunk by the margin first (each face moved inwards along its normal), and the
+// margin puts the faces back where they were modelled; only the edges and corners are rounded,
+// by the margin's radius. A part too thin for that (the shrink is held below half its inner
+// radius) gets the margin it could be shrunk by.
+std::unique_ptr<btConvexHullShape> collisionHull(const MeshPart& part) {
+  auto shape = std::make_unique<btConvexHullShape>();
+  const btScalar margin = shape->getMargin();
+  std::vector<double> coordinates;
+  coordinates.reserve(part.vertices.size() * 3);
+  for (const btVector3& v : part.vertices)
+    for (int axis = 0; axis < 3; ++axis) coordinates.push_back(double(v[axis]));
+  btConvexHullComputer hull;
+  const btScalar shrunk = hull.compute(coordinates.data(), int(3 * sizeof(double)),
+                                       int(part.vertices.size()), margin, btScalar(0.5));
+  if (shrunk > 0 && hull.vertices.size() >= 4) {
+    for (int i = 0; i < hull.vertices.size(); ++i) shape->addPoint(hull.vertices[i], false);
+    shape->setMargin(shrunk);
+  } else {
+    // Flat or degenerate (a collision proxy of one face): its points with the margin.
+    for (const btVector3& v : part.vertices) shape->addPoint(v, false);
+  }
+  shape->recalcLocalAabb();
+  return shape;
+}
+
+}  // namespace
 
 SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
                                const btTransform& modelToWorld, VehicleGroup* group)
@@ -23,9 +57,7 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, std::shared_ptr<c
   const LoadedVehicle& loaded = *loaded_;
   shape_ = std::make_unique<btCompoundShape>();
   for (const MeshPart& hull : loaded.collisionHulls) {
-    auto shape = std::make_unique<btConvexHullShape>();
-    for (const btVector3& v : hull.vertices) shape->addPoint(v, false);
-    shape->recalcLocalAabb();
+    std::unique_ptr<btConvexHullShape> shape = collisionHull(hull);
     shape_->addChildShape(btTransform::getIdentity(), shape.get());
     hulls_.push_back(std::move(shape));
   }

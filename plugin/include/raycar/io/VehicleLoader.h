@@ -16,7 +16,8 @@
 //
 // Physics from the parts (seed 001): flags 0 and 1 are physical, 2 visual only; after the first
 // part with a hullproxy, parts without one do not collide; the collision shape is a compound of
-// the convex hulls of the colliding parts (their proxies where given). Parts with mass must be
+// the convex hulls of the colliding parts (their proxies where given), each shrunk by Bullet's
+// collision margin so that it collides at the modelled surface. Parts with mass must be
 // closed meshes (their proxies where given); the chassis' mass, centre and inertia come from
 // their volume integrals, and the chassis body's frame is the principal-axes frame at the centre
 // of mass. Wheels on one axle that are almost mirror images are snapped to exact mirror images.
