@@ -11,6 +11,7 @@
 
 #include "TestWorld.h"
 #include "raycar/Error.h"
+#include "raycar/io/VehicleLoader.h"
 #include "raycar/parallel/VehicleGroup.h"
 #include "vehicle/VehicleRuntime.h"
 
@@ -107,6 +108,38 @@ TEST_CASE("VehicleGroup::vehicle checks its index") {
   VehicleGroup group(1);
   CHECK_THROWS_AS(group.vehicle(0), InputError);
   CHECK_THROWS_AS(group.vehicle(-1), InputError);
+}
+
+TEST_CASE("a chassis takes one vehicle: the group refuses a chassis one of its vehicles drives") {
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  const VehicleSettings settings = makeCarSettings(CarSpec{});
+  btRigidBody* first = world.addBox(1200, btVector3(0.9f, 0.25f, 2.1f), btTransform::getIdentity(), 0.5f);
+  btRigidBody* second = world.addBox(1200, btVector3(0.9f, 0.25f, 2.1f), btTransform::getIdentity(), 0.5f);
+  VehicleGroup group(1);
+  group.addVehicle(*first, settings);
+  group.addVehicle(*second, settings);
+  CHECK_THROWS_AS(group.addVehicle(*second, settings), InputError);
+  CHECK(group.vehicleCount() == 2);  // as it was
+}
+
+TEST_CASE("a spawned car whose group was destroyed first only takes its chassis out of the world") {
+  // Members destroyed in the wrong order (the group declared after the cars): the group took the
+  // cars' vehicles with it, and each SpawnedVehicle must not reach into the freed group (the
+  // sanitizer build checks the memory).
+  const LoadedVehicle sedan = loadVehicle(std::string(RAYCAR_DATA_DIR) + "/vehicles/sedan.vehicle.toml");
+  TestWorld world(btVector3(0, 0, -9.81f));
+  world.addStaticPlane(btVector3(0, 0, 1), btVector3(0, 0, 0), 1);
+  const int objects = world.world().getNumCollisionObjects();
+  auto group = std::make_unique<VehicleGroup>(1);
+  world.world().addAction(group.get());
+  auto car = std::make_unique<SpawnedVehicle>(world.world(), sedan, btTransform::getIdentity(), group.get());
+  for (int i = 0; i < 10; ++i) world.step(kStep);
+  world.world().removeAction(group.get());
+  group.reset();
+  CHECK(world.world().getNumCollisionObjects() == objects + 1);
+  car.reset();
+  CHECK(world.world().getNumCollisionObjects() == objects);
 }
 
 TEST_CASE("a vehicle group gives bitwise the same trajectories on one thread and on two") {

@@ -75,6 +75,7 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, std::shared_ptr<c
   try {
     if (group_ != nullptr) {
       vehicle_ = &group_->addVehicle(*chassis_, settings);
+      groupLifetime_ = group_->lifetime();
     } else {
       ownVehicle_ = std::make_unique<RaycastVehicle>(*chassis_, settings);
       vehicle_ = ownVehicle_.get();
@@ -102,10 +103,11 @@ btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
 }
 
 SpawnedVehicle::~SpawnedVehicle() {
-  if (group_ != nullptr)
-    group_->removeVehicle(*vehicle_);
-  else
+  if (group_ != nullptr) {
+    if (!groupLifetime_.expired()) group_->removeVehicle(*vehicle_);  // else gone with the group
+  } else {
     world_.removeAction(vehicle_);
+  }
   world_.removeRigidBody(chassis_.get());
 }
 

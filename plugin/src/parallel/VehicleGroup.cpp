@@ -36,6 +36,11 @@ RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis, VehicleSettings s
 
 RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis,
                                          std::shared_ptr<const VehicleSettings> settings) {
+  // Two vehicles on one chassis would each push it with the whole car's suspension.
+  for (size_t i = 0; i < vehicles_.size(); ++i)
+    if (&vehicles_[i]->chassis() == &chassis)
+      throw InputError("vehicle group", "addVehicle: the chassis already carries the group's vehicle " +
+                                            std::to_string(i) + "; a chassis takes one vehicle");
   vehicles_.push_back(std::make_unique<RaycastVehicle>(chassis, std::move(settings), *wheelMemory_));
   runtimes_.push_back(&vehicles_.back()->runtime());
   resumeAt_.push_back(StepStage::Done);

@@ -135,7 +135,7 @@ VehicleRuntime::Start VehicleRuntime::beginStep(const btCollisionWorld& world, b
 VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionWorld& world,
                                                               bool mayReadDynamicBodies) const {
   // The wheels' ground objects are those of the last step the car was awake, and any of them
-  // may have been removed (and freed) since: each is looked for by its address (the wheel's
+  // may have been removed (and freed) since: each is looked for by its number (the wheel's
   // ground key, which a restored state brings back too) among the objects the broadphase holds
   // around the contacts, and read only as found there.
   bool touches = false;
@@ -149,9 +149,6 @@ VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionW
     touches = true;
   }
   if (!touches) return SleepingGround::Unchanged;
-  auto keyOf = [](const btCollisionObject* object) {
-    return std::uint64_t(reinterpret_cast<std::uintptr_t>(object));
-  };
   NearbyGround& nearby = NearbyGround::forThisThread();
   const bool gathered = nearby.gather(world, *chassis, boxMin, boxMax);
   const btCollisionObjectArray& all = world.getCollisionObjectArray();
@@ -160,13 +157,13 @@ VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionW
     const btCollisionObject* ground = nullptr;
     if (gathered) {
       for (const NearbyObject& object : nearby.objects())
-        if (keyOf(object.object) == wheel.groundKey) {
+        if (Wheel::groundKeyOf(object.object) == wheel.groundKey) {
           ground = object.object;
           break;
         }
     } else {  // another broadphase, or a crowd around the car: the world's own list
       for (int i = 0; i < all.size(); ++i)
-        if (keyOf(all[i]) == wheel.groundKey) {
+        if (Wheel::groundKeyOf(all[i]) == wheel.groundKey) {
           ground = all[i];
           break;
         }

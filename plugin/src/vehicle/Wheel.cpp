@@ -36,7 +36,7 @@ void Wheel::applyGroundHit() {
   state.contactNormal = hit.normal;
   // Last step's impulses belong to last step's ground: a wheel that has rolled onto another
   // body (a box, another car) must not push the new body with them.
-  const auto key = std::uint64_t(reinterpret_cast<std::uintptr_t>(hit.object));
+  const std::uint64_t key = groundKeyOf(hit.object);
   if (key != groundKey) contact.warmStart = false;
   groundKey = key;
   state.groundObject = hit.object;

@@ -120,7 +120,17 @@ struct Wheel {
 
   // The ground object the last query hit, as a number that is only compared, never followed
   // (a restored state names an object by it; 0 in the air): a new object drops the warm start.
+  // It is groundKeyOf(object), the same for the same object in a world built again in the same
+  // order, so that a state restored into a reloaded level keeps its warm start.
   std::uint64_t groundKey = 0;
+  // The broadphase's number for the object, plus 1: Bullet's btDbvtBroadphase numbers its proxies
+  // as they are created (btBroadphaseProxy::m_uniqueId) and never reuses a number, so it names
+  // one object for the world's life, and the same object in a world rebuilt in the same order
+  // (an address would differ there, and may be reused within a world). 0 for no object.
+  static std::uint64_t groundKeyOf(const btCollisionObject* object) {
+    if (object == nullptr || object->getBroadphaseHandle() == nullptr) return 0;
+    return std::uint64_t(std::uint32_t(object->getBroadphaseHandle()->m_uniqueId)) + 1;
+  }
 
   // RaycastVehicle::resetMotion: not turning, no contact, and nothing of the last contact
   // carried over (warm start, stick anchors, slip lag, the assists' integrals); the suspension

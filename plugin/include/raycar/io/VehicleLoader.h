@@ -97,7 +97,9 @@ btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
 class SpawnedVehicle {
  public:
   // The vehicle is its own action in `world`, or, with a `group`, one of the group's vehicles
-  // (the group is then the world's action, added by the caller, and must outlive this object).
+  // (the group is then the world's action, added by the caller). A group destroyed first takes
+  // the vehicle with it: vehicle() then dangles, and destroying this object only removes the
+  // chassis from the world.
   // This one keeps a copy of `vehicle` of its own, its settings included.
   SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
                  const btTransform& modelToWorld, VehicleGroup* group = nullptr);
@@ -138,6 +140,7 @@ class SpawnedVehicle {
   std::unique_ptr<btDefaultMotionState> motionState_;
   std::unique_ptr<btRigidBody> chassis_;
   VehicleGroup* group_ = nullptr;              // the group that owns vehicle_, or null
+  std::weak_ptr<const void> groupLifetime_;    // group_->lifetime()
   std::unique_ptr<RaycastVehicle> ownVehicle_;  // without a group
   RaycastVehicle* vehicle_ = nullptr;
   std::vector<SuspensionPose> poses_;

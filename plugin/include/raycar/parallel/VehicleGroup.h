@@ -51,7 +51,8 @@ class VehicleGroup : public btActionInterface {
 
   // A vehicle owned by the group (throws SettingsError like RaycastVehicle's constructor), after
   // the ones it holds: the group steps, saves and numbers its vehicles in the order they were
-  // added. Do not also add it to the world as an action, nor give one chassis two vehicles.
+  // added. Do not also add it to the world as an action. A chassis one of the group's vehicles
+  // already drives throws InputError (the group cannot see a lone RaycastVehicle on it).
   RaycastVehicle& addVehicle(btRigidBody& chassis, VehicleSettings settings);
   // The same with settings other vehicles may share (RaycastVehicle's shared constructor).
   RaycastVehicle& addVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
@@ -72,6 +73,9 @@ class VehicleGroup : public btActionInterface {
   // another layout, as after a remove and an add, refuses its part).
   bool removeVehicle(RaycastVehicle& vehicle);
   int vehicleCount() const { return int(vehicles_.size()); }
+  // Expires when the group is destroyed: what holds one of its vehicles (SpawnedVehicle) can
+  // tell whether the vehicle went with the group.
+  std::weak_ptr<const void> lifetime() const { return lifetime_; }
   // Throws InputError for an index outside [0, vehicleCount()).
   RaycastVehicle& vehicle(int index);
   int threadCount() const;
@@ -118,6 +122,7 @@ class VehicleGroup : public btActionInterface {
   int minimumVehiclesPerThread_;
   std::unique_ptr<WorkerPool> pool_;
   ParallelFor parallelFor_;            // the game's, or empty
+  std::shared_ptr<const int> lifetime_ = std::make_shared<const int>(0);  // lifetime()
   btCollisionWorld* world_ = nullptr;  // during updateAction
   btScalar dt_ = 0;
 };
