@@ -4,7 +4,9 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 
 #include "TestWorld.h"
@@ -13,7 +15,10 @@
 #include "raycar/io/MassProperties.h"
 #include "raycar/io/ObjModel.h"
 #include "raycar/io/VehicleLoader.h"
+#include "raycar/io/KeyOverride.h"
 #include "raycar/io/VehicleScript.h"
+#include "raycar/tire/Tire.h"
+#include "raycar/vehicle/StaticLoads.h"
 #include "raycar/tire/FrictionCurve.h"
 
 using namespace raycar;
@@ -209,6 +214,77 @@ TEST_CASE("spawning and removing leaves the world as it was") {
   CHECK(scene.world.getNumCollisionObjects() == objects);
   CHECK(scene.world.getNumConstraints() == constraints);
   scene.run(0.1f);  // the world steps on without the vehicle's action
+}
+
+TEST_CASE("settings that drive, but not as a vehicle of this mass and size should, are noted at their key") {
+  // No bundled vehicle has a note.
+  for (const char* name : {"jeep", "sedan", "coupe", "truck", "parking_car"}) {
+    CAPTURE(name);
+    CHECK(loadVehicle(kData + "/vehicles/" + name + ".vehicle.toml").warnings.empty());
+  }
+  // The sedan made a 12 t vehicle on its own tires and brakes, and a sedan with 20 kg m^2
+  // wheels. Each note's figure is its formula's, from the loaded vehicle at 9.81 m/s^2: a
+  // tire's friction at its static load mu (1 - k (N / N_ref - 1)) below 0.8 of its own (once
+  // per axle), the wheels' spin inertia sum I / R^2 above a fifth of the mass, the footbrake's
+  // sum T / R below 0.5 m g.
+  const std::string sedan = kData + "/vehicles/sedan.vehicle.toml";
+  auto number = [](double value, int decimals) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return std::string(text);
+  };
+  auto has = [](const std::vector<std::string>& notes, const std::string& phrase) {
+    return std::count_if(notes.begin(), notes.end(),
+                         [&](const std::string& note) { return note.find(phrase) != std::string::npos; });
+  };
+  {
+    const LoadedVehicle bus = loadVehicle(sedan, {parseKeyOverride("hull[1].mass=12000")});
+    const VehicleSettings& s = bus.settings;
+    std::vector<SupportPoint> support;
+    const btVector3 right = s.axes.forward.cross(s.axes.up);
+    for (const WheelSettings& w : s.wheels) support.push_back({w.attachmentPoint.dot(s.axes.forward), w.attachmentPoint.dot(right)});
+    const std::vector<btScalar> loads = staticWheelLoads(support, btScalar(bus.mass * 9.81));
+    const btScalar front = loadSensitivityFactor(s.wheels[0].tire.loadSensitivity, loads[0], s.wheels[0].tire.referenceLoad);
+    const btScalar rear = loadSensitivityFactor(s.wheels[2].tire.loadSensitivity, loads[2], s.wheels[2].tire.referenceLoad);
+    btScalar brakeForce = 0;
+    int frontWheels = 0;
+    for (const SupportPoint& p : support) frontWheels += p.forward > 0;
+    for (size_t i = 0; i < s.wheels.size(); ++i)
+      brakeForce += footbrakeTorque(s.brakes, 1, support[i].forward > 0, frontWheels, 4 - frontWheels) / s.wheels[i].radius;
+    INFO(bus.warnings.size() << " notes; the first: " << (bus.warnings.empty() ? "" : bus.warnings[0]));
+    CHECK(bus.warnings.size() == 3);
+    CHECK(has(bus.warnings, "grips with " + number(front, 2) + " of its friction at rest") == 1);
+    CHECK(has(bus.warnings, "grips with " + number(rear, 2) + " of its friction at rest") >= 1);
+    CHECK(has(bus.warnings, "no more than " + number(brakeForce / (bus.mass * 9.81), 2) + " g") == 1);
+    CHECK(has(bus.warnings, sedan + ":") == 3);  // each placed in the script
+  }
+  {
+    const LoadedVehicle heavyWheels = loadVehicle(sedan, {parseKeyOverride("wheel.spin_inertia=20")});
+    btScalar spinMass = 0;
+    for (const WheelSettings& w : heavyWheels.settings.wheels) spinMass += w.spinInertia / (w.radius * w.radius);
+    REQUIRE(heavyWheels.warnings.size() == 1);
+    CHECK(has(heavyWheels.warnings, "adds " + number(spinMass, 0) + " kg") == 1);
+  }
+}
+
+TEST_CASE("a spring rate too soft to carry the car within its travel is refused, naming the wheel") {
+  // The sedan on 2500 N/m springs: each wheel's static load over k is more than its len_max, and
+  // the car would rest on its bump stops. At 60000 N/m it sags within its travel and is taken.
+  const std::string sedan = kData + "/vehicles/sedan.vehicle.toml";
+  ZUpWorld scene;
+  const LoadedVehicle soft = loadVehicle(sedan, {parseKeyOverride("wheel.stiffness=2500")});
+  try {
+    SpawnedVehicle car(scene.world, soft, btTransform::getIdentity());
+    FAIL("a car on 2500 N/m springs was built");
+  } catch (const SettingsError& error) {
+    const std::string text = error.what();
+    CAPTURE(text);
+    CHECK(text.find("wheel 1: stiffness 2500") != std::string::npos);
+    CHECK(text.find("bump stops") != std::string::npos);
+    CHECK(text.find(sedan) != std::string::npos);
+  }
+  const LoadedVehicle firm = loadVehicle(sedan, {parseKeyOverride("wheel.stiffness=60000")});
+  CHECK_NOTHROW(SpawnedVehicle(scene.world, firm, btTransform::getIdentity()));
 }
 
 TEST_CASE("a spawned chassis collides at its modelled surface, not a collision margin outside it") {

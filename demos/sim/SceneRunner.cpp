@@ -165,6 +165,7 @@ void SceneRunner::spawnVehicles() {
         notes_.push_back(vehicle.modelPath + ": not read as vehicle parts, so neither shown nor simulated: " + names +
                          " (a part shown without physics is a hullN with flags 2 and mass 0)");
       }
+      for (const std::string& warning : vehicle.warnings) notes_.push_back("warning: " + warning);
       loaded.emplace(key, std::make_shared<const LoadedVehicle>(std::move(vehicle)));
     }
     const std::shared_ptr<const LoadedVehicle>& model = loaded.at(key);

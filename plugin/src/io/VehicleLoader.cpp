@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
 
 #include "raycar/Error.h"
 #include "raycar/io/MassProperties.h"
+#include "raycar/tire/Tire.h"
 #include "raycar/vehicle/StaticLoads.h"
 
 namespace raycar {
@@ -58,6 +60,7 @@ class Builder {
       }
       throw SettingsError(first, texts);
     }
+    notePlausibility();
     return vehicle_;
   }
 
@@ -399,6 +402,82 @@ class Builder {
       scriptError("[[wheel]] records", script_.wheels.empty() ? 0 : script_.wheels.front().line,
                   problems + " (the centre of mass comes from the [[hull]] records' masses and zoffsets and "
                              "their parts' meshes; the wheels' places from the model's wheelN_lower helpers)");
+    }
+  }
+
+  // LoadedVehicle::warnings. Each threshold is far outside what a road vehicle's own parts give,
+  // so that a bundled car warns of nothing: a tire keeps at least 80% of its friction at its
+  // static load; the wheels' spin inertia (I / R^2 each, as mass) is at most a fifth of the car's
+  // mass (a car's 4 x 1 kg m^2 on 0.3 m wheels is 44 kg, 3%); the footbrake reaches half a g.
+  void notePlausibility() {
+    const VehicleSettings& settings = vehicle_.settings;
+    const btScalar gravity = btScalar(9.81);
+    const btScalar mass = btScalar(vehicle_.mass);
+    const btVector3 forward = settings.axes.forward;
+    const btVector3 right = forward.cross(settings.axes.up);
+    std::vector<SupportPoint> support;
+    for (const WheelSettings& wheel : settings.wheels)
+      support.push_back({wheel.attachmentPoint.dot(forward), wheel.attachmentPoint.dot(right)});
+    std::vector<btScalar> loads;
+    try {
+      loads = staticWheelLoads(support, mass * gravity);
+    } catch (const SettingsError&) {
+      return;  // no static loads (a trailer on one axle): checkSupport said what it needs
+    }
+    auto warn = [&](FieldScope scope, int index, const std::string& object, const std::string& field,
+                    const std::string& message) {
+      SettingsProblem problem{object, field, message, scope, index};
+      const ErrorLocation place = placeOf(problem);
+      vehicle_.warnings.push_back(Error(place, place.object == object ? message : problem.text()).what());
+    };
+    auto number = [](double value, int decimals) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.*f", decimals, value);
+      return std::string(text);
+    };
+    // Per axle, its weakest wheel: one note for each tire that is wrong for its load.
+    std::map<int, int> weakestOnAxle;
+    std::map<int, btScalar> weakestFactor;
+    for (size_t i = 0; i < settings.wheels.size(); ++i) {
+      const TireSettings& tire = settings.wheels[i].tire;
+      if (!(tire.loadSensitivity > 0) || !(tire.referenceLoad > 0)) continue;
+      const btScalar factor = loadSensitivityFactor(tire.loadSensitivity, loads[i], tire.referenceLoad);
+      const int axle = settings.wheels[i].axle;
+      if (factor < btScalar(0.8) && (!weakestFactor.count(axle) || factor < weakestFactor[axle])) {
+        weakestFactor[axle] = factor;
+        weakestOnAxle[axle] = int(i);
+      }
+    }
+    for (const auto& [axle, index] : weakestOnAxle) {
+      const TireSettings& tire = settings.wheels[size_t(index)].tire;
+      warn(FieldScope::Tire, index, "wheel " + std::to_string(index + 1) + " tire", "referenceLoad",
+           "grips with " + number(weakestFactor[axle], 2) + " of its friction at rest: its static load " +
+               number(loads[size_t(index)], 0) + " N is " + number(loads[size_t(index)] / tire.referenceLoad, 1) +
+               " times the tire's reference_load " + number(tire.referenceLoad, 0) + " N (load_sensitivity " +
+               number(tire.loadSensitivity, 2) + ": mu (1 - k (N / N_ref - 1))); set reference_load to the "
+               "tire's nominal load, near the static load, or 0 for each wheel's static load");
+    }
+    btScalar spinMass = 0;  // kg
+    for (const WheelSettings& wheel : settings.wheels) spinMass += wheel.spinInertia / (wheel.radius * wheel.radius);
+    if (spinMass > btScalar(0.2) * mass) {
+      warn(FieldScope::Wheel, 0, "", "spinInertia",
+           "the wheels' spin_inertia adds " + number(spinMass, 0) + " kg (the sum of spin_inertia / radius^2) to the car's " +
+               number(mass, 0) + " kg whenever it speeds up or brakes; a wheel of mass m and radius R has about "
+               "0.6 m R^2 (a 20 kg car wheel of 0.3 m: 1.1 kg m^2; the default, 1 kg m^2, is such a wheel's)");
+    }
+    int frontWheels = 0;
+    for (const SupportPoint& point : support) frontWheels += point.forward > 0;
+    const int rearWheels = int(support.size()) - frontWheels;
+    btScalar brakeForce = 0;  // N at full pedal, as torque over radius
+    for (size_t i = 0; i < settings.wheels.size(); ++i)
+      brakeForce += footbrakeTorque(settings.brakes, 1, support[i].forward > 0, frontWheels, rearWheels) /
+                    settings.wheels[i].radius;
+    const btScalar deceleration = brakeForce / (mass * gravity);  // g
+    if (deceleration < btScalar(0.5)) {
+      warn(FieldScope::Vehicle, -1, "brakes", "brakes.brakeTorque",
+           "the footbrake stops the car at no more than " + number(deceleration, 2) + " g (brake_torque " +
+               number(settings.brakes.brakeTorque, 0) + " N m a wheel against " + number(mass, 0) +
+               " kg); a road vehicle's brakes lock its wheels, about 0.8 g: brake_torque near 0.8 m g R / wheels");
     }
   }
 

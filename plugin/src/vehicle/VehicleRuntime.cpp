@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "Finite.h"
 #include "Prefetch.h"
@@ -25,6 +26,38 @@ std::shared_ptr<const VehicleSettings> validated(std::shared_ptr<const VehicleSe
   std::vector<std::string> problems = validateVehicleSettings(*settings);
   if (!problems.empty()) throw SettingsError(problems);
   return settings;
+}
+
+// A spring rate the script gives (not the automatic one) must hold the wheel's static load within
+// its travel: softer, the car rests on its bump stops, with no suspension left (a city car on
+// 2500 N/m springs sagged 0.64 m against 0.45 m of travel and could not climb a 10 cm kerb).
+// Only where the static loads are defined (not a trailer on one axle) and there is gravity.
+void checkSpringsCarryTheCar(const VehicleSettings& settings, const std::vector<SupportPoint>& support,
+                             btScalar mass, btScalar gravity) {
+  const bool anyGivenRate = std::any_of(settings.wheels.begin(), settings.wheels.end(),
+                                        [](const WheelSettings& wheel) { return wheel.stiffness > 0; });
+  if (!anyGivenRate || !(gravity > 0)) return;
+  std::vector<btScalar> loads;
+  try {
+    loads = staticWheelLoads(support, mass * gravity);
+  } catch (const SettingsError&) {
+    return;
+  }
+  std::vector<std::string> problems;
+  for (size_t i = 0; i < settings.wheels.size(); ++i) {
+    const WheelSettings& wheel = settings.wheels[i];
+    if (!(wheel.stiffness > 0)) continue;
+    const btScalar sag = loads[i] / wheel.stiffness;  // m
+    if (sag <= wheel.suspensionMaxLength) continue;
+    char problem[320];
+    std::snprintf(problem, sizeof problem,
+                  "wheel %zu: stiffness %.0f N/m sags %.3f m under its static load of %.0f N, more than "
+                  "its travel len_max %.3f m: the car would rest on its bump stops (stiffness 0 sets "
+                  "the rate that rests the spring at len_initial)",
+                  i + 1, double(wheel.stiffness), double(sag), double(loads[i]), double(wheel.suspensionMaxLength));
+    problems.push_back(problem);
+  }
+  if (!problems.empty()) throw SettingsError(problems);
 }
 
 // The wheels with their automatic stiffness, damping and reference loads resolved from the
@@ -56,6 +89,7 @@ WheelArray buildWheels(const btRigidBody& chassis, const VehicleSettings& settin
   }
   const std::vector<btScalar> staticLoads =
       needsStaticLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
+  checkSpringsCarryTheCar(settings, support, mass, gravity);
 
   WheelArray wheels(settings, memory);
   for (size_t i = 0; i < count; ++i) {

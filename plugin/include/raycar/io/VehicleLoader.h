@@ -78,6 +78,13 @@ struct LoadedVehicle {
   // name: a decoration named otherwise, a stray mesh), in the file's order. A part shown
   // without physics is a hullN with flags 2 and mass 0.
   std::vector<std::string> ignoredObjects;
+  // Settings that load and drive, but not as a vehicle of this mass and size should (defaults
+  // made for a 1.2-1.7 t car on a 12 t bus, say), each a sentence placed at the script's key or
+  // record ("FILE:LINE: object: ..."): a tire whose reference load leaves it little of its
+  // friction at the wheel's static load, wheels whose spin inertia outweighs a good part of the
+  // car, brakes that cannot reach half a g. Loads and decelerations at 9.81 m/s^2. raycar-sim
+  // and raycar-viewer print them; nothing acts on them.
+  std::vector<std::string> warnings;
 };
 
 // Reads the script, then its [model] obj. Throws raycar::Error naming file, line and object.
