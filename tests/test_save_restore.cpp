@@ -270,7 +270,7 @@ TEST_CASE("a group's snapshot is refused by the same cars in another order, nami
   std::vector<std::uint8_t> before;
   group.saveState(before);
   CHECK_THROWS_WITH_AS(group.restoreState(saved.data(), saved.size()),
-                       doctest::Contains("vehicle 1: saved from a vehicle of another layout"), StateError);
+                       doctest::Contains("vehicle index 0: saved from a vehicle of another layout"), StateError);
   std::vector<std::uint8_t> after;
   group.saveState(after);
   CHECK(after == before);

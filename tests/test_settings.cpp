@@ -156,7 +156,7 @@ TEST_CASE("steering a wheel that is not steered is an input error") {
   TestWorld world;
   world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
   TestCar car = addCar(world, CarSpec{}, btTransform(btQuaternion::getIdentity(), btVector3(0, 0.55f, 0)));
-  CHECK_THROWS_WITH_AS(car.vehicle->setSteerAngle(2, 0.1f), "wheel 3: is not steered (SteerMode)", InputError);
+  CHECK_THROWS_WITH_AS(car.vehicle->setSteerAngle(2, 0.1f), "wheel index 2: is not steered (SteerMode)", InputError);
   CHECK_NOTHROW(car.vehicle->setSteerAngle(2, 0));
   CHECK_NOTHROW(car.vehicle->setSteerAngle(0, 0.1f));
 }

@@ -169,11 +169,11 @@ void VehicleGroup::splitState(const void* data, size_t size,
   for (size_t i = 0; i < vehicles_.size(); ++i) {
     std::uint32_t length = 0;
     if (size_t(end - at) < sizeof(length))
-      throw StateError("vehicle " + std::to_string(i + 1) + "'s part is missing");
+      throw StateError("vehicle index " + std::to_string(i) + "'s part is missing");
     std::memcpy(&length, at, sizeof(length));
     at += sizeof(length);
     if (size_t(end - at) < length)
-      throw StateError("vehicle " + std::to_string(i + 1) + "'s part is cut short");
+      throw StateError("vehicle index " + std::to_string(i) + "'s part is cut short");
     parts.emplace_back(at, length);
     at += length;
   }
@@ -187,7 +187,7 @@ void VehicleGroup::restoreState(const void* data, size_t size) {
     try {
       vehicles_[i]->checkState(parts[i].first, parts[i].second);
     } catch (const StateError& error) {
-      throw StateError("vehicle " + std::to_string(i + 1) + ": " + error.message());
+      throw StateError("vehicle index " + std::to_string(i) + ": " + error.message());
     }
   }
   for (size_t i = 0; i < parts.size(); ++i) vehicles_[i]->restoreState(parts[i].first, parts[i].second);

@@ -108,7 +108,7 @@ void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
                      "steer angle must be finite and within (-pi/2, pi/2) rad");
   Wheel& runtimeWheel = runtime_->wheels[size_t(wheel)];
   if (angle != 0 && !runtimeWheel.steered)
-    throw InputError("wheel " + std::to_string(wheel + 1), "is not steered (SteerMode)");
+    throw InputError("wheel index " + std::to_string(wheel), "is not steered (SteerMode)");
   wakeIf(angle != runtimeWheel.directSteer);
   runtimeWheel.state.steerAngle += angle - runtimeWheel.directSteer;  // shown at once
   runtimeWheel.directSteer = angle;

@@ -96,8 +96,9 @@ class VehicleGroup : public btActionInterface {
   // Every vehicle's state (RaycastVehicle::saveState) in one buffer, in the group's order. A
   // restore checks every vehicle's part before it restores any: a StateError (another vehicle
   // count, a part that is not its vehicle's: another layout or wheel count, named by the
-  // vehicle's number) changes nothing. Vehicles of one layout cannot tell their parts apart: after
-  // removing and adding cars, save again rather than restore an older buffer.
+  // vehicle's index, as vehicle(i) takes it) changes nothing. Vehicles of one layout cannot tell
+  // their parts apart: after removing and adding cars, save again rather than restore an older
+  // buffer.
   void saveState(std::vector<std::uint8_t>& buffer) const;
   void restoreState(const void* data, size_t size);
 
