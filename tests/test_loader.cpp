@@ -226,7 +226,8 @@ TEST_CASE("settings that drive, but not as a vehicle of this mass and size shoul
   // wheels. Each note's figure is its formula's, from the loaded vehicle at 9.81 m/s^2: a
   // tire's friction at its static load mu (1 - k (N / N_ref - 1)) below 0.8 of its own (once
   // per axle), the wheels' spin inertia sum I / R^2 above a fifth of the mass, the footbrake's
-  // sum T / R below 0.5 m g.
+  // sum T / R below 0.5 m g; a given spring rate resting a wheel over 2 cm (and a quarter of the
+  // modelled sag) from the modelled len_initial, a given damping under 5% of critical.
   const std::string sedan = kData + "/vehicles/sedan.vehicle.toml";
   auto number = [](double value, int decimals) {
     char text[32];
@@ -257,6 +258,25 @@ TEST_CASE("settings that drive, but not as a vehicle of this mass and size shoul
     CHECK(has(bus.warnings, "grips with " + number(rear, 2) + " of its friction at rest") >= 1);
     CHECK(has(bus.warnings, "no more than " + number(brakeForce / (bus.mass * 9.81), 2) + " g") == 1);
     CHECK(has(bus.warnings, sedan + ":") == 3);  // each placed in the script
+  }
+  {
+    // A given spring rate that rests the wheels away from the modelled len_initial, and a
+    // damping of 0.8 meant as 80% of critical (-0.8) but read as 0.8 N s/m: once per axle each.
+    const LoadedVehicle stiff = loadVehicle(sedan, {parseKeyOverride("wheel.stiffness=150000"),
+                                                    parseKeyOverride("wheel.damping=0.8")});
+    const VehicleSettings& s = stiff.settings;
+    std::vector<SupportPoint> support;
+    const btVector3 right = s.axes.forward.cross(s.axes.up);
+    for (const WheelSettings& w : s.wheels) support.push_back({w.attachmentPoint.dot(s.axes.forward), w.attachmentPoint.dot(right)});
+    const std::vector<btScalar> loads = staticWheelLoads(support, btScalar(stiff.mass * 9.81));
+    const WheelSettings& first = s.wheels[0];
+    const double modelledSag = first.suspensionMaxLength - first.suspensionRestLength;
+    const double higher = modelledSag - loads[0] / 150000.0;
+    const double critical = 2 * std::sqrt(150000.0 * loads[0] / 9.81);
+    INFO(stiff.warnings.size() << " notes; the first: " << (stiff.warnings.empty() ? "" : stiff.warnings[0]));
+    CHECK(stiff.warnings.size() == 4);  // rest height and damping, front axle and rear
+    CHECK(has(stiff.warnings, "wheel 1 rests " + number(higher, 3) + " m higher than modelled") == 1);
+    CHECK(has(stiff.warnings, "wheel 1's damping 0.80 N s/m is " + number(100 * 0.8 / critical, 2) + "% of critical") == 1);
   }
   {
     const LoadedVehicle heavyWheels = loadVehicle(sedan, {parseKeyOverride("wheel.spin_inertia=20")});

@@ -143,7 +143,7 @@ const std::vector<Key>& keys() {
       {"params", "max_braking_friction", FieldScope::Vehicle, "friction.maxBrakingFriction",
        "friction cap on handbraked wheels"},
       {"params", "max_steer", FieldScope::Vehicle, "steering.maxSteer",
-       "largest steer angle"},
+       "largest steer angle, at the car's centre line (Ackermann turns the inner wheel more, the outer less)"},
       {"params", "max_steer_v0", FieldScope::Vehicle, "steering.maxSteerV0",
        "> 0: largest steer angle is v0 + kv x speed"},
       {"params", "max_steer_kv", FieldScope::Vehicle, "steering.maxSteerKv",

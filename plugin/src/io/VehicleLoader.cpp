@@ -457,6 +457,40 @@ class Builder {
                number(tire.loadSensitivity, 2) + ": mu (1 - k (N / N_ref - 1))); set reference_load to the "
                "tire's nominal load, near the static load, or 0 for each wheel's static load");
     }
+    // Per axle, its first wheel whose given spring rate rests it away from where the model
+    // stands (more than 2 cm, and more than a quarter of the modelled sag), and whose given
+    // damping is under 5% of critical: a damping of 0.8 meant as 80% (which is -0.8) is 0.8 N s/m.
+    std::set<int> heightNoted, dampingNoted;
+    for (size_t i = 0; i < settings.wheels.size(); ++i) {
+      const WheelSettings& wheel = settings.wheels[i];
+      const btScalar modelledSag = wheel.suspensionMaxLength - wheel.suspensionRestLength;  // m
+      const btScalar stiffness = wheel.stiffness > 0 ? wheel.stiffness : loads[i] / modelledSag;  // N/m
+      const std::string object = "";
+      if (wheel.stiffness > 0 && !heightNoted.count(wheel.axle)) {
+        const btScalar sag = loads[i] / wheel.stiffness;
+        const btScalar off = sag - modelledSag;  // m, > 0: lower than modelled
+        if (sag <= wheel.suspensionMaxLength && std::fabs(off) > std::max(btScalar(0.02), btScalar(0.25) * modelledSag)) {
+          heightNoted.insert(wheel.axle);
+          warn(FieldScope::Wheel, int(i), object, "stiffness",
+               "wheel " + std::to_string(i + 1) + " rests " + number(std::fabs(off), 3) + " m " +
+                   (off > 0 ? "lower" : "higher") + " than modelled: stiffness " + number(wheel.stiffness, 0) +
+                   " N/m sags " + number(sag, 3) + " m under its static load of " + number(loads[i], 0) +
+                   " N, where the model's helpers give len_max - len_initial = " + number(modelledSag, 3) +
+                   " m (stiffness 0 sets the rate that rests it as modelled)");
+        }
+      }
+      if (wheel.damping > 0 && !dampingNoted.count(wheel.axle) && loads[i] > 0) {
+        const btScalar critical = 2 * std::sqrt(stiffness * loads[i] / gravity);  // N s/m
+        if (wheel.damping < btScalar(0.05) * critical) {
+          dampingNoted.insert(wheel.axle);
+          warn(FieldScope::Wheel, int(i), object, "damping",
+               "wheel " + std::to_string(i + 1) + "'s damping " + number(wheel.damping, 2) + " N s/m is " +
+                   number(100 * wheel.damping / critical, 2) + "% of critical (" + number(critical, 0) +
+                   " N s/m for its spring and load): it rings on its spring; a damping <= 0 is a share of "
+                   "critical (-0.8: 80%)");
+        }
+      }
+    }
     btScalar spinMass = 0;  // kg
     for (const WheelSettings& wheel : settings.wheels) spinMass += wheel.spinInertia / (wheel.radius * wheel.radius);
     if (spinMass > btScalar(0.2) * mass) {
