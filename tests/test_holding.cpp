@@ -206,6 +206,30 @@ struct PlatformVelocity {
   }
 };
 
+// The reference car parked (footbrake and handbrake) on a kinematic deck `halfSize` m square,
+// `carX` m from its centre; with `givenVelocity`, the deck takes `given`'s velocity each step.
+struct ParkedOnPlatform {
+  TestWorld world;
+  btRigidBody* platform;
+  TestCar car;
+  PlatformVelocity given;
+  ParkedOnPlatform(btScalar halfSize, btScalar carX, bool givenVelocity) {
+    platform = world.addBox(0, btVector3(halfSize, 0.5f, halfSize),
+                            btTransform(btQuaternion::getIdentity(), btVector3(0, -0.5f, 0)), 1, true);
+    CarSpec spec;
+    car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(carX, restHeight(spec), 0)));
+    DriverInput park;
+    park.handbrake = true;
+    park.brake = 1;
+    car.vehicle->setInput(park);
+    given.platform = platform;
+    if (givenVelocity) world.world().setInternalTickCallback(&PlatformVelocity::preTick, &given, true);
+  }
+  void settle() {
+    for (int i = 0; i < int(1 / kStep); ++i) world.step(kStep);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("a platform speeding up: a braked car lags a t dt on Bullet's velocity, and rides along given the coming step's") {
@@ -218,19 +242,10 @@ TEST_CASE("a platform speeding up: a braked car lags a t dt on Bullet's velocity
   const btScalar seconds = 2;         // of acceleration, then 1 s at the speed reached
   for (const bool givenVelocity : {false, true}) {
     CAPTURE(givenVelocity);
-    TestWorld world;
-    btRigidBody* platform = world.addBox(0, btVector3(20, 0.5f, 20),
-                                         btTransform(btQuaternion::getIdentity(), btVector3(0, -0.5f, 0)), 1, true);
-    CarSpec spec;
-    TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
-    DriverInput park;
-    park.handbrake = true;
-    park.brake = 1;
-    car.vehicle->setInput(park);
-    PlatformVelocity given;
-    given.platform = platform;
-    if (givenVelocity) world.world().setInternalTickCallback(&PlatformVelocity::preTick, &given, true);
-    for (int i = 0; i < int(1 / kStep); ++i) world.step(kStep);
+    ParkedOnPlatform scene(20, 0, givenVelocity);
+    btRigidBody* platform = scene.platform;
+    TestCar& car = scene.car;
+    scene.settle();
     btTransform deck = platform->getWorldTransform();
     auto offset = [&] { return car.chassis->getCenterOfMassPosition().x() - deck.getOrigin().x(); };
     const btScalar start = offset();
@@ -240,8 +255,8 @@ TEST_CASE("a platform speeding up: a braked car lags a t dt on Bullet's velocity
       if (i < accelerating) speed += acceleration * kStep;
       deck.setOrigin(deck.getOrigin() + btVector3(speed * kStep, 0, 0));
       platform->getMotionState()->setWorldTransform(deck);
-      given.linear.setValue(i + 1 < accelerating ? speed + acceleration * kStep : speed, 0, 0);
-      world.step(kStep);
+      scene.given.linear.setValue(i + 1 < accelerating ? speed + acceleration * kStep : speed, 0, 0);
+      scene.world.step(kStep);
     }
     const double drift = start - offset();  // m the car fell back on the platform
     if (givenVelocity) {
@@ -257,23 +272,12 @@ TEST_CASE("a slowly turning platform given its velocity turns a parked car with 
   // transforms (a quaternion's angle, 2 acos w) reads as 0 in single precision, leaving the car
   // standing while the deck turns under it. Given the deck's velocity in the pre-tick callback,
   // the car keeps its place and heading on the deck through 10 s (28.6 deg).
-  TestWorld world;
-  btRigidBody* platform = world.addBox(0, btVector3(10, 0.5f, 10),
-                                       btTransform(btQuaternion::getIdentity(), btVector3(0, -0.5f, 0)), 1, true);
-  CarSpec spec;
-  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(1, restHeight(spec), 0)));
-  DriverInput park;
-  park.handbrake = true;
-  park.brake = 1;
-  car.vehicle->setInput(park);
-  PlatformVelocity given;
-  given.platform = platform;
+  ParkedOnPlatform scene(10, 1, true);
+  btRigidBody* platform = scene.platform;
+  TestCar& car = scene.car;
+  scene.settle();
   const btScalar rate = 0.05f;  // rad/s about the up axis
-  given.angular.setValue(0, rate, 0);
-  world.world().setInternalTickCallback(&PlatformVelocity::preTick, &given, true);
-  given.angular.setZero();
-  for (int i = 0; i < int(1 / kStep); ++i) world.step(kStep);
-  given.angular.setValue(0, rate, 0);
+  scene.given.angular.setValue(0, rate, 0);
   btTransform deck = platform->getWorldTransform();
   const btTransform start = deck.inverse() * car.chassis->getWorldTransform();
   btScalar angle = 0;
@@ -281,7 +285,7 @@ TEST_CASE("a slowly turning platform given its velocity turns a parked car with 
     angle += rate * kStep;
     deck.setRotation(btQuaternion(btVector3(0, 1, 0), angle));
     platform->getMotionState()->setWorldTransform(deck);
-    world.step(kStep);
+    scene.world.step(kStep);
   }
   const btTransform onDeck = deck.inverse() * car.chassis->getWorldTransform();
   CHECK((onDeck.getOrigin() - start.getOrigin()).length() < 0.002);
