@@ -273,6 +273,8 @@ class ContactSolver {
                                       btScalar stickSpeed);
   // A step that did not solve (skipped, asleep) leaves no expectation for the next.
   void forgetExpectedVelocity() { expectsVelocity_ = false; }
+  // Whether the last step solved this body (no reset, restore of an unsolved state, or skip since).
+  bool expectsVelocity() const { return expectsVelocity_; }
 
   // The last solve's sweeps, residual and estimated error.
   const SolveReport& report() const { return report_; }

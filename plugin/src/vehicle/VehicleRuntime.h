@@ -140,6 +140,7 @@ class VehicleRuntime {
   btVector3 pendingVelocityChange{0, 0, 0};  // m/s the chassis' forces add next step
   // Sleep (prepareSleep): s the car has stood still (standsStill), and the linear sleeping
   // threshold (m/s) it raised its chassis to for Bullet's test (0: none) with the one it replaced.
+  bool chassisIntegrated = false;  // this step's beginStep found the chassis awake: Bullet moved it
   btScalar stillTime = 0;
   btScalar raisedSleepThreshold = 0;
   btScalar replacedSleepThreshold = 0;
