@@ -316,6 +316,32 @@ TEST_CASE("settings that drive, but not as a vehicle of this mass and size shoul
   }
 }
 
+TEST_CASE("a model that does not stand on its origin, or whose forward is its back, is noted at the object") {
+  // The sedan's model moved 0.5 m down along its up axis (modelled around its middle), and the
+  // sedan read with its forward axis reversed (its eye_pos, the chase camera's pivot behind the
+  // car, then lies ahead of the centre of mass).
+  const std::string script = kData + "/vehicles/sedan.vehicle.toml";
+  const VehicleScript sedanScript = loadVehicleScript(script);
+  const ObjModel sedanModel = loadObjModel(kData + "/vehicles/sedan.obj");
+  REQUIRE(buildVehicle(sedanScript, sedanModel).warnings.empty());
+  {
+    ObjModel sunk = sedanModel;
+    for (ObjObject& object : sunk.objects)
+      for (btVector3& v : object.vertices) v -= sedanScript.modelAxes.up * btScalar(0.5);
+    const LoadedVehicle loaded = buildVehicle(sedanScript, sunk);
+    REQUIRE(loaded.warnings.size() == 1);
+    CHECK(loaded.warnings[0].find("0.500 m below the model's origin") != std::string::npos);
+  }
+  {
+    VehicleScript reversed = sedanScript;
+    reversed.modelAxes.forward = -reversed.modelAxes.forward;
+    const LoadedVehicle loaded = buildVehicle(reversed, sedanModel);
+    REQUIRE(loaded.warnings.size() == 1);
+    CHECK(loaded.warnings[0].find("eye_pos: is") != std::string::npos);
+    CHECK(loaded.warnings[0].find("ahead of the centre of mass") != std::string::npos);
+  }
+}
+
 TEST_CASE("a spring rate too soft to carry the car within its travel is refused, naming the wheel") {
   // The sedan on 2500 N/m springs: each wheel's static load over k is more than its len_max, and
   // the car would rest on its bump stops. At 60000 N/m it sags within its travel and is taken.

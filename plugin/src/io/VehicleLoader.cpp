@@ -44,6 +44,7 @@ class Builder {
     if (const ObjObject* eye = find("eye_pos")) {
       vehicle_.hasEye = true;
       vehicle_.eyePosition = toChassis(eye->centroid());
+      eye_ = eye;
     }
     for (const ObjObject& object : model_.objects)
       if (!read_.count(&object)) vehicle_.ignoredObjects.push_back(object.name);
@@ -61,11 +62,15 @@ class Builder {
       throw SettingsError(first, texts);
     }
     notePlausibility();
+    noteModelPlacement();
     return vehicle_;
   }
 
  private:
   mutable std::set<const ObjObject*> read_;  // the objects the vehicle was built from
+  int lowestWheel_ = -1;      // the wheel whose tread reaches lowest along up, model frame
+  btScalar lowestTread_ = 0;  // m, that tread along up from the model's origin
+  const ObjObject* eye_ = nullptr;  // the eye_pos helper, if any
 
   struct HullPart {
     const ObjObject* mesh;
@@ -343,6 +348,14 @@ class Builder {
     checkWheelsBelowHull(geometry.size(), [&](size_t i) {
       return (geometry[i].centre - frame_.up * geometry[i].radius).dot(frame_.up);
     });
+    // The wheel whose tread reaches lowest, where the model's ground is (noteModelPlacement).
+    for (size_t i = 0; i < geometry.size(); ++i) {
+      const btScalar bottom = (geometry[i].centre - frame_.up * geometry[i].radius).dot(frame_.up);
+      if (lowestWheel_ < 0 || bottom < lowestTread_) {
+        lowestWheel_ = int(i);
+        lowestTread_ = bottom;
+      }
+    }
     // Wheels on one axle that almost mirror each other across the centre plane are made exact.
     for (size_t i = 0; i < geometry.size(); ++i) {
       for (size_t j = i + 1; j < geometry.size(); ++j) {
@@ -402,6 +415,45 @@ class Builder {
       scriptError("[[wheel]] records", script_.wheels.empty() ? 0 : script_.wheels.front().line,
                   problems + " (the centre of mass comes from the [[hull]] records' masses and zoffsets and "
                              "their parts' meshes; the wheels' places from the model's wheelN_lower helpers)");
+    }
+  }
+
+  // LoadedVehicle::warnings about where the model stands. A model stands on its ground at the
+  // origin (up = 0) at rest, as a scene's position and placeModel put it: modelled around its
+  // middle, a hatchback spawned with its wheels 0.5 m into the ground and was thrown 0.9 m up.
+  // Its chase camera's pivot sits behind it: more than a metre ahead of the centre of mass, the
+  // script's forward is the model's back (the car then drives tail first and steers with its
+  // rear wheels).
+  void noteModelPlacement() {
+    auto number = [](double value) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.3f", value);
+      return std::string(text);
+    };
+    if (lowestWheel_ >= 0) {
+      const btScalar tolerance = std::max(btScalar(0.02), btScalar(0.1) * vehicle_.settings.wheels[size_t(lowestWheel_)].radius);
+      if (std::fabs(lowestTread_) > tolerance) {
+        const ObjObject& wheel = *wheelObjects_[size_t(lowestWheel_)];
+        vehicle_.warnings.push_back(
+            Error({model_.path, wheel.line, wheel.name},
+                  "its tread, the lowest of the wheels', is " + number(std::fabs(lowestTread_)) + " m " +
+                      (lowestTread_ < 0 ? "below" : "above") +
+                      " the model's origin along up: a model stands on the ground at its origin (up = 0) at "
+                      "rest, as a scene's position and placeModel put it; move the model (or its origin) so "
+                      "that the wheels stand on that plane")
+                .what());
+      }
+    }
+    if (eye_ != nullptr) {
+      const btScalar ahead = vehicle_.eyePosition.dot(vehicle_.settings.axes.forward);  // m
+      if (ahead > btScalar(1)) {  // m: a camera beside the car (a side view) is no sign
+        vehicle_.warnings.push_back(
+            Error({model_.path, eye_->line, eye_->name},
+                  "is " + number(ahead) + " m ahead of the centre of mass along the script's forward: the chase "
+                  "camera sits behind the car, so is forward the model's back? The car would drive tail "
+                  "first" + axesHint())
+                .what());
+      }
     }
   }
 
