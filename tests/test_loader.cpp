@@ -348,6 +348,10 @@ TEST_CASE("a spring rate too soft to carry the car within its travel is refused,
   const std::string sedan = kData + "/vehicles/sedan.vehicle.toml";
   ZUpWorld scene;
   const LoadedVehicle soft = loadVehicle(sedan, {parseKeyOverride("wheel.stiffness=2500")});
+  // The loader says so already, at the key, at Earth's gravity: one note a wheel.
+  CHECK(std::count_if(soft.warnings.begin(), soft.warnings.end(), [](const std::string& note) {
+          return note.find("at 9.81 m/s^2: stiffness 2500 N/m sags") != std::string::npos;
+        }) == 4);
   try {
     SpawnedVehicle car(scene.world, soft, btTransform::getIdentity());
     FAIL("a car on 2500 N/m springs was built");

@@ -12,6 +12,7 @@
 #include "raycar/io/MassProperties.h"
 #include "raycar/tire/Tire.h"
 #include "raycar/vehicle/StaticLoads.h"
+#include "raycar/vehicle/Suspension.h"
 
 namespace raycar {
 namespace {
@@ -509,6 +510,11 @@ class Builder {
                number(tire.loadSensitivity, 2) + ": mu (1 - k (N / N_ref - 1))); set reference_load to the "
                "tire's nominal load, near the static load, or 0 for each wheel's static load");
     }
+    // A given spring rate that cannot carry its wheel within its travel is an error when the car
+    // is built, at the world's gravity; here, at the key, with Earth's.
+    for (const SettingsProblem& problem : springsShortOfTheirLoads(settings.wheels, loads))
+      warn(problem.scope, problem.index, "", problem.field,
+           problem.object + " at 9.81 m/s^2: " + problem.message + "; building the car is then an error");
     // Per axle, its first wheel whose given spring rate rests it away from where the model
     // stands (more than 2 cm, and more than a quarter of the modelled sag), and whose given
     // damping is under 5% of critical: a damping of 0.8 meant as 80% (which is -0.8) is 0.8 N s/m.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "raycar/vehicle/Suspension.h"
 
@@ -31,6 +33,25 @@ SuspensionRates resolveSuspensionRates(const WheelSettings& wheel, btScalar stat
     rates.damping = -wheel.damping * criticalDamping(rates.stiffness, sprungMass);
   }
   return rates;
+}
+
+std::vector<SettingsProblem> springsShortOfTheirLoads(const std::vector<WheelSettings>& wheels,
+                                                      const std::vector<btScalar>& staticLoads) {
+  std::vector<SettingsProblem> problems;
+  for (size_t i = 0; i < wheels.size() && i < staticLoads.size(); ++i) {
+    const WheelSettings& wheel = wheels[i];
+    if (!(wheel.stiffness > 0)) continue;
+    const btScalar sag = staticLoads[i] / wheel.stiffness;  // m
+    if (sag <= wheel.suspensionMaxLength) continue;
+    char message[320];
+    std::snprintf(message, sizeof message,
+                  "stiffness %.0f N/m sags %.3f m under its static load of %.0f N, more than its "
+                  "travel len_max %.3f m: the car would rest on its bump stops (stiffness 0 sets the "
+                  "rate that rests the spring at len_initial)",
+                  double(wheel.stiffness), double(sag), double(staticLoads[i]), double(wheel.suspensionMaxLength));
+    problems.push_back({"wheel " + std::to_string(i + 1), "stiffness", message, FieldScope::Wheel, int(i)});
+  }
+  return problems;
 }
 
 // ---------------------------------------------------------------------------------------------

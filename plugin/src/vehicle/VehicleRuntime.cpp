@@ -44,19 +44,8 @@ void checkSpringsCarryTheCar(const VehicleSettings& settings, const std::vector<
     return;
   }
   std::vector<std::string> problems;
-  for (size_t i = 0; i < settings.wheels.size(); ++i) {
-    const WheelSettings& wheel = settings.wheels[i];
-    if (!(wheel.stiffness > 0)) continue;
-    const btScalar sag = loads[i] / wheel.stiffness;  // m
-    if (sag <= wheel.suspensionMaxLength) continue;
-    char problem[320];
-    std::snprintf(problem, sizeof problem,
-                  "wheel %zu: stiffness %.0f N/m sags %.3f m under its static load of %.0f N, more than "
-                  "its travel len_max %.3f m: the car would rest on its bump stops (stiffness 0 sets "
-                  "the rate that rests the spring at len_initial)",
-                  i + 1, double(wheel.stiffness), double(sag), double(loads[i]), double(wheel.suspensionMaxLength));
-    problems.push_back(problem);
-  }
+  for (const SettingsProblem& problem : springsShortOfTheirLoads(settings.wheels, loads))
+    problems.push_back(problem.text());
   if (!problems.empty()) throw SettingsError(problems);
 }
 

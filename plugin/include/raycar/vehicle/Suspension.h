@@ -14,6 +14,9 @@
 
 #include <LinearMath/btScalar.h>
 
+#include <vector>
+
+#include "raycar/Error.h"
 #include "raycar/vehicle/Wheel.h"
 
 namespace raycar {
@@ -39,5 +42,11 @@ struct SuspensionRates {
 // staticLoad (N) is the wheel's share of the weight; gravity (m/s^2) its magnitude.
 SuspensionRates resolveSuspensionRates(const WheelSettings& wheel, btScalar staticLoad,
                                        btScalar gravity);
+
+// The wheels whose spring rate, given in their settings (stiffness > 0), sags more than their
+// travel (len_max) under their static loads (N, in wheel order: staticWheelLoads): the car would
+// rest on its bump stops, with no suspension left. One problem each, of the wheel's stiffness.
+std::vector<SettingsProblem> springsShortOfTheirLoads(const std::vector<WheelSettings>& wheels,
+                                                      const std::vector<btScalar>& staticLoads);
 
 }  // namespace raycar
