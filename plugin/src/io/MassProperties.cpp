@@ -1,6 +1,7 @@
 #include "raycar/io/MassProperties.h"
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "io/SymmetricEigen.h"
@@ -39,13 +40,22 @@ std::string closedMeshProblem(const std::vector<btVector3>& vertices,
       return "has a degenerate triangle (number " + std::to_string(t + 1) + ", zero area)";
     for (int e = 0; e < 3; ++e) ++directed[{tri[e], tri[(e + 1) % 3]}];
   }
+  // An edge by its ends' coordinates (what a modeller can find: the numbers count this part's
+  // own vertices, not the file's) and those numbers.
+  auto edgeText = [&](const std::pair<int, int>& edge) {
+    char text[160];
+    const btVector3& a = vertices[size_t(edge.first)];
+    const btVector3& b = vertices[size_t(edge.second)];
+    std::snprintf(text, sizeof text, "the edge from (%.4g, %.4g, %.4g) to (%.4g, %.4g, %.4g) (the part's vertices %d and %d)",
+                  double(a.x()), double(a.y()), double(a.z()), double(b.x()), double(b.y()), double(b.z()),
+                  edge.first + 1, edge.second + 1);
+    return std::string(text);
+  };
   for (const auto& [edge, count] : directed) {
     if (count > 1)
-      return "has an edge shared by more than two triangles or wound inconsistently (vertices " +
-             std::to_string(edge.first + 1) + "-" + std::to_string(edge.second + 1) + ")";
+      return "has an edge shared by more than two triangles or wound inconsistently: " + edgeText(edge);
     if (directed.find({edge.second, edge.first}) == directed.end())
-      return "is not closed: edge between vertices " + std::to_string(edge.first + 1) + " and " +
-             std::to_string(edge.second + 1) + " borders only one triangle";
+      return "is not closed: " + edgeText(edge) + " borders only one triangle";
   }
   return "";
 }

@@ -278,7 +278,9 @@ class Builder {
                     "has mass " + std::to_string(part.record.mass) + " kg but flags 2 (visible only, not physical)");
       const ObjObject& solid = part.proxy ? *part.proxy : *part.mesh;
       const std::vector<btVector3>& vertices = part.proxy ? part.proxyVertices : part.vertices;
-      const std::string problem = closedMeshProblem(vertices, solid.triangles);
+      // Checked on the part as the file has it (before its zoffset), so that an edge the error
+      // names is found at the coordinates it gives.
+      const std::string problem = closedMeshProblem(solid.vertices, solid.triangles);
       if (!problem.empty())
         modelError(solid.name, solid.line,
                    "carries mass (" + std::to_string(part.record.mass) + " kg) but its mesh " + problem +
