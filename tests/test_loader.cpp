@@ -213,11 +213,12 @@ TEST_CASE("every bundled car but the truck slides before it tips: static stabili
 TEST_CASE("a car put down at its rest pose stands: its first step's gravity is taken back") {
   // Each solve foresees the gravity the next step adds; the first step has no solve before it,
   // and Bullet integrates it before the car's action runs. Without taking that step's g dt back,
-  // each bundled car spawned at its modelled rest pose dropped 5 to 8 mm and bobbed. Now only
+  // each bundled car spawned at its modelled rest pose dropped 3 to 5 mm and bobbed. Now only
   // the first integration's g dt^2 (0.68 mm at 1/120 s) is left, budget 1 mm, and the car
   // leaves the first step at rest (linearVelocity(), |v| < 1 cm/s against g dt = 8.2 cm/s).
   for (const char* name : {"jeep", "sedan", "coupe", "truck", "parking_car"}) {
-    CAPTURE(name);
+    const std::string vehicleName = name;
+    CAPTURE(vehicleName);
     const LoadedVehicle loaded = loadVehicle(kData + "/vehicles/" + name + ".vehicle.toml");
     ZUpWorld scene;
     SpawnedVehicle car(scene.world, loaded,
@@ -253,7 +254,8 @@ TEST_CASE("spawning and removing leaves the world as it was") {
 TEST_CASE("settings that drive, but not as a vehicle of this mass and size should, are noted at their key") {
   // No bundled vehicle has a note.
   for (const char* name : {"jeep", "sedan", "coupe", "truck", "parking_car"}) {
-    CAPTURE(name);
+    const std::string vehicleName = name;
+    CAPTURE(vehicleName);
     CHECK(loadVehicle(kData + "/vehicles/" + name + ".vehicle.toml").warnings.empty());
   }
   // The sedan made a 12 t vehicle on its own tires and brakes, and a sedan with 20 kg m^2

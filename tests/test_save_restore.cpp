@@ -113,7 +113,8 @@ TEST_CASE("a state restored into a world built again in the same order repeats t
   // start carries over (named by address, it was dropped there: loads 0.03 N apart at once,
   // 5 um after 5 s).
   for (const char* vehicle : {"sedan", "jeep"}) {
-    CAPTURE(vehicle);
+    const std::string vehicleName = vehicle;
+    CAPTURE(vehicleName);
     RoadSpec spec;
     spec.vehicle = vehicle;
     RoadRig first(spec);

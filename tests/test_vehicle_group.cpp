@@ -138,6 +138,7 @@ TEST_CASE("a spawned car whose group was destroyed first only takes its chassis 
   world.world().removeAction(group.get());
   group.reset();
   CHECK(world.world().getNumCollisionObjects() == objects + 1);
+  CHECK_THROWS_AS(car->suspensionPoses(), InputError);  // its wheels went with the group
   car.reset();
   CHECK(world.world().getNumCollisionObjects() == objects);
 }

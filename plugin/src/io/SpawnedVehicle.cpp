@@ -140,6 +140,9 @@ btVector3 SpawnedVehicle::anchorPoint(const SuspensionPart::End& end,
 }
 
 const std::vector<SpawnedVehicle::SuspensionPose>& SpawnedVehicle::suspensionPoses() {
+  // The wheels' part of the poses is the vehicle's, gone with a group destroyed first.
+  if (group_ != nullptr && groupLifetime_.expired())
+    throw InputError(loaded_->modelPath, "suspensionPoses: the vehicle's group was destroyed before it");
   const size_t count = loaded_->suspensions.size();
   poses_.assign(count, SuspensionPose{});
   std::vector<bool> done(count, false);

@@ -46,8 +46,8 @@ std::vector<SettingsProblem> springsShortOfTheirLoads(const std::vector<WheelSet
     char message[320];
     std::snprintf(message, sizeof message,
                   "stiffness %.0f N/m sags %.3f m under its static load of %.0f N, more than its "
-                  "travel len_max %.3f m: the car would rest on its bump stops (stiffness 0 sets the "
-                  "rate that rests the spring at len_initial)",
+                  "travel len_max (suspensionMaxLength) %.3f m: the car would rest on its bump stops "
+                  "(stiffness 0 sets the rate that rests the spring at len_initial)",
                   double(wheel.stiffness), double(sag), double(staticLoads[i]), double(wheel.suspensionMaxLength));
     problems.push_back({"wheel " + std::to_string(i + 1), "stiffness", message, FieldScope::Wheel, int(i)});
   }

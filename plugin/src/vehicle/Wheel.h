@@ -123,10 +123,12 @@ struct Wheel {
   // It is groundKeyOf(object), the same for the same object in a world built again in the same
   // order, so that a state restored into a reloaded level keeps its warm start.
   std::uint64_t groundKey = 0;
-  // The broadphase's number for the object, plus 1: Bullet's btDbvtBroadphase numbers its proxies
-  // as they are created (btBroadphaseProxy::m_uniqueId) and never reuses a number, so it names
-  // one object for the world's life, and the same object in a world rebuilt in the same order
-  // (an address would differ there, and may be reused within a world). 0 for no object.
+  // The broadphase's number for the object, plus 1: Bullet's btDbvtBroadphase (the default)
+  // numbers its proxies as they are created (btBroadphaseProxy::m_uniqueId) and does not reuse a
+  // number while it holds any proxy, so it names one object for the world's life, and the same
+  // object in a world whose proxies were created in the same order (an address would differ
+  // there, and may be reused within a world). Other broadphases reuse a removed object's number,
+  // as addresses were reused. 0 for no object.
   static std::uint64_t groundKeyOf(const btCollisionObject* object) {
     if (object == nullptr || object->getBroadphaseHandle() == nullptr) return 0;
     return std::uint64_t(std::uint32_t(object->getBroadphaseHandle()->m_uniqueId)) + 1;

@@ -105,8 +105,9 @@ class SpawnedVehicle {
  public:
   // The vehicle is its own action in `world`, or, with a `group`, one of the group's vehicles
   // (the group is then the world's action, added by the caller). A group destroyed first takes
-  // the vehicle with it: vehicle() then dangles, and destroying this object only removes the
-  // chassis from the world.
+  // the vehicle with it: vehicle() then dangles, suspensionPoses() throws InputError, and
+  // destroying this object only removes the chassis from the world (destroy the group and its
+  // cars on one thread).
   // This one keeps a copy of `vehicle` of its own, its settings included.
   SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
                  const btTransform& modelToWorld, VehicleGroup* group = nullptr);

@@ -39,7 +39,8 @@ class VehicleRuntime;
 class RaycastVehicle : public btActionInterface {
  public:
   // The chassis must be a dynamic body already in the world (which gives it gravity). Throws
-  // SettingsError listing every problem with `settings`.
+  // SettingsError listing every problem with `settings`, and a given spring rate that cannot
+  // carry its wheel's static load within its travel at the chassis' gravity.
   RaycastVehicle(btRigidBody& chassis, VehicleSettings settings);
   // The same with settings that other vehicles may share (the vehicle never changes them): a
   // game with many cars of one model makes them from one copy, e.g. `other.sharedSettings()`,

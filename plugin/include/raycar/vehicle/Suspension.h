@@ -46,6 +46,8 @@ SuspensionRates resolveSuspensionRates(const WheelSettings& wheel, btScalar stat
 // The wheels whose spring rate, given in their settings (stiffness > 0), sags more than their
 // travel (len_max) under their static loads (N, in wheel order: staticWheelLoads): the car would
 // rest on its bump stops, with no suspension left. One problem each, of the wheel's stiffness.
+// The loads are the most even split that balances (StaticLoads.h); with unequal given rates on
+// more than three wheels the springs' own split differs, and so may a marginal case.
 std::vector<SettingsProblem> springsShortOfTheirLoads(const std::vector<WheelSettings>& wheels,
                                                       const std::vector<btScalar>& staticLoads);
 
