@@ -57,15 +57,6 @@ MeshPart boxMesh(btVector3 half) {
   return mesh;
 }
 
-// Where a loaded vehicle's wheels stand from its centre of mass, as its static loads take them.
-std::vector<SupportPoint> supportOf(const VehicleSettings& settings) {
-  std::vector<SupportPoint> support;
-  const btVector3 right = settings.axes.forward.cross(settings.axes.up);
-  for (const WheelSettings& wheel : settings.wheels)
-    support.push_back({wheel.attachmentPoint.dot(settings.axes.forward), wheel.attachmentPoint.dot(right)});
-  return support;
-}
-
 }  // namespace
 
 TEST_CASE("every bundled vehicle loads, settles at len_initial within 3 mm, and weighs its script's masses") {
@@ -277,7 +268,7 @@ TEST_CASE("settings that drive, but not as a vehicle of this mass and size shoul
   {
     const LoadedVehicle bus = loadVehicle(sedan, {parseKeyOverride("hull[1].mass=12000")});
     const VehicleSettings& s = bus.settings;
-    const std::vector<SupportPoint> support = supportOf(s);
+    const std::vector<SupportPoint> support = supportPoints(s);
     const std::vector<btScalar> loads = staticWheelLoads(support, btScalar(bus.mass * 9.81));
     const btScalar front = loadSensitivityFactor(s.wheels[0].tire.loadSensitivity, loads[0], s.wheels[0].tire.referenceLoad);
     const btScalar rear = loadSensitivityFactor(s.wheels[2].tire.loadSensitivity, loads[2], s.wheels[2].tire.referenceLoad);
@@ -299,7 +290,7 @@ TEST_CASE("settings that drive, but not as a vehicle of this mass and size shoul
     const LoadedVehicle stiff = loadVehicle(sedan, {parseKeyOverride("wheel.stiffness=150000"),
                                                     parseKeyOverride("wheel.damping=0.8")});
     const VehicleSettings& s = stiff.settings;
-    const std::vector<btScalar> loads = staticWheelLoads(supportOf(s), btScalar(stiff.mass * 9.81));
+    const std::vector<btScalar> loads = staticWheelLoads(supportPoints(s), btScalar(stiff.mass * 9.81));
     const WheelSettings& first = s.wheels[0];
     const double modelledSag = first.suspensionMaxLength - first.suspensionRestLength;
     const double higher = modelledSag - loads[0] / 150000.0;

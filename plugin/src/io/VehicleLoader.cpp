@@ -400,18 +400,9 @@ class Builder {
     // Only where the vehicle will need its static loads: automatic spring or damper rates, or a
     // tire whose reference load comes from them (as VehicleRuntime decides). A model with its
     // rates set (a trailer on one axle, a single-track vehicle) carries no such rule.
-    bool needsStaticLoads = false;
-    for (const WheelSettings& wheel : vehicle_.settings.wheels)
-      needsStaticLoads = needsStaticLoads || wheel.stiffness == 0 || wheel.damping <= 0 ||
-                         (wheel.tire.loadSensitivity > 0 && wheel.tire.referenceLoad == 0);
-    if (!needsStaticLoads) return;
-    const btVector3 forward = vehicle_.settings.axes.forward;
-    const btVector3 right = forward.cross(vehicle_.settings.axes.up);
-    std::vector<SupportPoint> support;
-    for (const WheelSettings& wheel : vehicle_.settings.wheels)
-      support.push_back({wheel.attachmentPoint.dot(forward), wheel.attachmentPoint.dot(right)});
+    if (!needsStaticLoads(vehicle_.settings)) return;
     try {
-      staticWheelLoads(support, btScalar(vehicle_.mass * 9.81));
+      staticWheelLoads(supportPoints(vehicle_.settings), btScalar(vehicle_.mass * 9.81));
     } catch (const SettingsError& error) {
       std::string problems;
       for (const std::string& problem : error.problems()) problems += (problems.empty() ? "" : "; ") + problem;
@@ -468,11 +459,7 @@ class Builder {
     const VehicleSettings& settings = vehicle_.settings;
     const btScalar gravity = btScalar(9.81);
     const btScalar mass = btScalar(vehicle_.mass);
-    const btVector3 forward = settings.axes.forward;
-    const btVector3 right = forward.cross(settings.axes.up);
-    std::vector<SupportPoint> support;
-    for (const WheelSettings& wheel : settings.wheels)
-      support.push_back({wheel.attachmentPoint.dot(forward), wheel.attachmentPoint.dot(right)});
+    const std::vector<SupportPoint> support = supportPoints(settings);
     std::vector<btScalar> loads;
     try {
       loads = staticWheelLoads(support, mass * gravity);
@@ -524,14 +511,13 @@ class Builder {
     for (size_t i = 0; i < settings.wheels.size(); ++i) {
       const WheelSettings& wheel = settings.wheels[i];
       const btScalar modelledSag = wheel.suspensionMaxLength - wheel.suspensionRestLength;  // m
-      const btScalar stiffness = wheel.stiffness > 0 ? wheel.stiffness : loads[i] / modelledSag;  // N/m
-      const std::string object = "";
+      const btScalar stiffness = resolveSuspensionRates(wheel, loads[i], gravity).stiffness;  // N/m
       if (wheel.stiffness > 0 && !heightNoted.count(wheel.axle)) {
         const btScalar sag = loads[i] / wheel.stiffness;
         const btScalar off = sag - modelledSag;  // m, > 0: lower than modelled
         if (sag <= wheel.suspensionMaxLength && std::fabs(off) > std::max(btScalar(0.02), btScalar(0.25) * modelledSag)) {
           heightNoted.insert(wheel.axle);
-          warn(FieldScope::Wheel, int(i), object, "stiffness",
+          warn(FieldScope::Wheel, int(i), "", "stiffness",
                "wheel " + std::to_string(i + 1) + " rests " + number(std::fabs(off), 3) + " m " +
                    (off > 0 ? "lower" : "higher") + " than modelled: stiffness " + number(wheel.stiffness, 0) +
                    " N/m sags " + number(sag, 3) + " m under its static load of " + number(loads[i], 0) +
@@ -540,10 +526,10 @@ class Builder {
         }
       }
       if (wheel.damping > 0 && !dampingNoted.count(wheel.axle) && loads[i] > 0) {
-        const btScalar critical = 2 * std::sqrt(stiffness * loads[i] / gravity);  // N s/m
+        const btScalar critical = criticalDamping(stiffness, loads[i] / gravity);  // N s/m
         if (wheel.damping < btScalar(0.05) * critical) {
           dampingNoted.insert(wheel.axle);
-          warn(FieldScope::Wheel, int(i), object, "damping",
+          warn(FieldScope::Wheel, int(i), "", "damping",
                "wheel " + std::to_string(i + 1) + "'s damping " + number(wheel.damping, 2) + " N s/m is " +
                    number(100 * wheel.damping / critical, 2) + "% of critical (" + number(critical, 0) +
                    " N s/m for its spring and load): it rings on its spring; a damping <= 0 is a share of "

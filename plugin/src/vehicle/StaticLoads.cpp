@@ -5,8 +5,27 @@
 
 #include "io/SymmetricEigen.h"
 #include "raycar/Error.h"
+#include "raycar/vehicle/VehicleSettings.h"
 
 namespace raycar {
+
+std::vector<SupportPoint> supportPoints(const VehicleSettings& settings) {
+  const btVector3 forward = settings.axes.forward;
+  const btVector3 right = settings.axes.right();
+  std::vector<SupportPoint> support;
+  support.reserve(settings.wheels.size());
+  for (const WheelSettings& wheel : settings.wheels)
+    support.push_back({wheel.attachmentPoint.dot(forward), wheel.attachmentPoint.dot(right)});
+  return support;
+}
+
+bool needsStaticLoads(const VehicleSettings& settings) {
+  for (const WheelSettings& wheel : settings.wheels)
+    if (wheel.stiffness == 0 || wheel.damping <= 0 ||
+        (wheel.tire.loadSensitivity > 0 && wheel.tire.referenceLoad == 0))
+      return true;
+  return false;
+}
 
 std::vector<btScalar> staticWheelLoads(const std::vector<SupportPoint>& points, btScalar weight) {
   const size_t count = points.size();

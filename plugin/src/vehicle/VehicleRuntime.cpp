@@ -56,28 +56,17 @@ WheelArray buildWheels(const btRigidBody& chassis, const VehicleSettings& settin
   if (!(chassis.getInvMass() > 0) || chassis.isStaticOrKinematicObject())
     throw SettingsError({"chassis: must be a dynamic rigid body (mass > 0, not static or kinematic)"});
   const size_t count = settings.wheels.size();
-  const btVector3 forward = settings.axes.forward;
-  const btVector3 right = settings.axes.right();
-  const btVector3 left = -right;
-  // The chassis body's frame is its centre-of-mass frame, so attachment points are already
-  // measured from the centre of mass.
-  std::vector<SupportPoint> support(count);
-  for (size_t i = 0; i < count; ++i) {
-    support[i].forward = settings.wheels[i].attachmentPoint.dot(forward);
-    support[i].right = settings.wheels[i].attachmentPoint.dot(right);
-  }
+  const btVector3 left = -settings.axes.right();
+  const std::vector<SupportPoint> support = supportPoints(settings);
   const btScalar gravity = chassis.getGravity().length();
   const btScalar mass = 1 / chassis.getInvMass();
-  bool needsStaticLoads = false;
-  for (const WheelSettings& wheel : settings.wheels)
-    needsStaticLoads = needsStaticLoads || wheel.stiffness == 0 || wheel.damping <= 0 ||
-                       (wheel.tire.loadSensitivity > 0 && wheel.tire.referenceLoad == 0);
-  if (needsStaticLoads && !(gravity > 0)) {
+  const bool needsLoads = needsStaticLoads(settings);
+  if (needsLoads && !(gravity > 0)) {
     throw SettingsError({"chassis: automatic stiffness, damping and reference loads need the "
                          "chassis' gravity; add the chassis to the world first"});
   }
   const std::vector<btScalar> staticLoads =
-      needsStaticLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
+      needsLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
   checkSpringsCarryTheCar(settings, support, mass, gravity);
 
   WheelArray wheels(settings, memory);

@@ -19,6 +19,16 @@ struct SupportPoint {
   btScalar right = 0;    // m, from the centre of mass along the chassis right axis
 };
 
+struct VehicleSettings;
+
+// Where each wheel's suspension is mounted, from the centre of mass along the settings' forward
+// and right axes (the chassis frame is the centre-of-mass frame), in wheel order.
+std::vector<SupportPoint> supportPoints(const VehicleSettings& settings);
+
+// Whether the settings' automatic rules need the static loads: a stiffness of 0, a damping
+// <= 0 (a share of critical), or a load-sensitive tire whose reference load is 0.
+bool needsStaticLoads(const VehicleSettings& settings);
+
 // Loads (N) in the order of `points`. Throws SettingsError when the points cannot carry `weight`
 // without a negative load (centre of mass outside their support) or cannot balance it at all.
 std::vector<btScalar> staticWheelLoads(const std::vector<SupportPoint>& points, btScalar weight);
