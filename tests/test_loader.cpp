@@ -394,6 +394,61 @@ TEST_CASE("a spawned chassis collides at its modelled surface, not a collision m
   }
 }
 
+TEST_CASE("a sharp, thin or flat collision part collides within the margin of its model") {
+  // Shrinking a hull by the margin leaves a corner of angle a short by s / sin(a/2) - s; the
+  // shrink is held so that no corner falls more than the 4 cm margin short, and a part that would
+  // need less than 5 mm of margin keeps its points with 5 mm, standing that much proud. Checked
+  // along the axes, the diagonals and every point's direction from the part's centre; 1 mm of
+  // budget for the shapes' own rounding. The 20 deg wedge's tip fell 0.19 m short before.
+  auto part = [](std::vector<btVector3> points) {
+    MeshPart mesh;
+    mesh.vertices = std::move(points);
+    return mesh;
+  };
+  const btScalar tip = btScalar(0.175 / std::tan(10 * SIMD_PI / 180));  // m: a 20 deg wedge on a 0.35 m base
+  const struct {
+    const char* name;
+    MeshPart mesh;
+  } rows[] = {
+      {"box 2 x 1 x 4 m", boxMesh(btVector3(1, 0.5f, 2))},
+      {"20 deg wedge", part({{-0.5f, -0.175f, 0}, {0.5f, -0.175f, 0}, {-0.5f, 0.175f, 0}, {0.5f, 0.175f, 0},
+                             {-0.5f, 0, tip}, {0.5f, 0, tip}})},
+      {"2 m spike", part({{-0.05f, -0.05f, 0}, {0.05f, -0.05f, 0}, {-0.05f, 0.05f, 0}, {0.05f, 0.05f, 0}, {0, 0, 2}})},
+      {"2 mm sheet", boxMesh(btVector3(1, 0.001f, 1))},
+      {"flat quad", part({{-1, 0, -1}, {1, 0, -1}, {-1, 0, 1}, {1, 0, 1}})},
+  };
+  LoadedVehicle sedan = loadVehicle(kData + "/vehicles/sedan.vehicle.toml");
+  ZUpWorld scene;
+  for (const auto& row : rows) {
+    CAPTURE(std::string(row.name));
+    sedan.collisionHulls = {row.mesh};
+    SpawnedVehicle car(scene.world, sedan, btTransform(btQuaternion::getIdentity(), btVector3(0, 0, 5)));
+    const auto& compound = *static_cast<const btCompoundShape*>(car.chassis().getCollisionShape());
+    const auto& hull = *static_cast<const btConvexShape*>(compound.getChildShape(0));
+    btVector3 centre(0, 0, 0);
+    for (const btVector3& v : row.mesh.vertices) centre += v;
+    centre /= btScalar(row.mesh.vertices.size());
+    std::vector<btVector3> directions;
+    for (int i = 0; i < 27; ++i)
+      if (i != 13) directions.push_back(btVector3(btScalar(i % 3 - 1), btScalar(i / 3 % 3 - 1), btScalar(i / 9 - 1)));
+    for (const btVector3& v : row.mesh.vertices)
+      if ((v - centre).length2() > 0) directions.push_back(v - centre);
+    btScalar shortest = 0, proudest = -1;  // m: the worst of each side
+    for (btVector3 direction : directions) {
+      direction.normalize();
+      btScalar modelled = -BT_LARGE_FLOAT;
+      for (const btVector3& v : row.mesh.vertices) modelled = std::max(modelled, v.dot(direction));
+      const btScalar collides = hull.localGetSupportingVertex(direction).dot(direction);
+      shortest = std::max(shortest, modelled - collides);
+      proudest = std::max(proudest, collides - modelled);
+    }
+    CAPTURE(shortest);
+    CAPTURE(proudest);
+    CHECK(shortest <= btScalar(0.04 + 0.001));
+    CHECK(proudest <= btScalar(0.005 + 0.001));
+  }
+}
+
 TEST_CASE("cars spawned from one shared model share its settings and drive as a car with its own copy") {
   // Two cars of one shared model and a third from a copy of it, each in a world of its own with
   // the same start and the same input: every car must follow bitwise the same trajectory

@@ -3,6 +3,7 @@
 // in a VehicleGroup), and the suspension parts' poses for drawing.
 #include <LinearMath/btConvexHullComputer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <utility>
@@ -15,33 +16,80 @@
 namespace raycar {
 namespace {
 
-// A collision part's convex hull whose surface is the part's own. Bullet collides a convex shape
-// as its points' hull grown by the shape's collision margin (0.04 m by default) on every side,
-// so a hull of the part's points alone stood 4 cm proud of the modelled body: a car modelled
-// with 4 cm of ground clearance rested part of its weight on its floor and crept. The hull is
-// therefore shrunk by the margin first (each face moved inwards along its normal), and the
-// margin puts the faces back where they were modelled; only the edges and corners are rounded,
-// by the margin's radius. A part too thin for that (the shrink is held below half its inner
-// radius) gets the margin it could be shrunk by.
-std::unique_ptr<btConvexHullShape> collisionHull(const MeshPart& part) {
-  auto shape = std::make_unique<btConvexHullShape>();
-  const btScalar margin = shape->getMargin();
+// The collision margin Bullet gives a convex shape (m), and the least a collision hull here keeps:
+// GJK and EPA, which Bullet places convex shapes with, need some margin to work with.
+constexpr btScalar kBulletMargin = btScalar(0.04);
+constexpr btScalar kLeastMargin = btScalar(0.005);
+
+// A convex hull of `points` moved in by `shrink` (each face along its normal, at most half the
+// hull's inner radius); its shrink (<= 0: flat or degenerate, nothing to shrink) and vertices.
+btScalar shrunkHull(const std::vector<btVector3>& points, btScalar shrink, btAlignedObjectArray<btVector3>& vertices) {
   std::vector<double> coordinates;
-  coordinates.reserve(part.vertices.size() * 3);
-  for (const btVector3& v : part.vertices)
-    for (int axis = 0; axis < 3; ++axis) coordinates.push_back(double(v[axis]));
+  coordinates.reserve(points.size() * 3);
+  for (const btVector3& p : points)
+    for (int axis = 0; axis < 3; ++axis) coordinates.push_back(double(p[axis]));
   btConvexHullComputer hull;
-  const btScalar shrunk = hull.compute(coordinates.data(), int(3 * sizeof(double)),
-                                       int(part.vertices.size()), margin, btScalar(0.5));
-  if (shrunk > 0 && hull.vertices.size() >= 4) {
-    for (int i = 0; i < hull.vertices.size(); ++i) shape->addPoint(hull.vertices[i], false);
-    shape->setMargin(shrunk);
-  } else {
-    // Flat or degenerate (a collision proxy of one face): its points with the margin.
-    for (const btVector3& v : part.vertices) shape->addPoint(v, false);
-  }
+  const btScalar shrunk = hull.compute(coordinates.data(), int(3 * sizeof(double)), int(points.size()), shrink,
+                                       shrink > 0 ? btScalar(0.5) : btScalar(0));
+  vertices = hull.vertices;
+  return vertices.size() >= 4 ? shrunk : btScalar(-1);
+}
+
+std::unique_ptr<btConvexHullShape> hullShape(const btAlignedObjectArray<btVector3>& points, btScalar margin) {
+  auto shape = std::make_unique<btConvexHullShape>();
+  for (int i = 0; i < points.size(); ++i) shape->addPoint(points[i], false);
+  shape->setMargin(margin);
   shape->recalcLocalAabb();
   return shape;
+}
+
+// How far `shape` falls short of the part at its corners: along each corner's direction from
+// the part's centre, the corner's reach less the shape's (margin included).
+btScalar worstShortfall(const btConvexHullShape& shape, const btAlignedObjectArray<btVector3>& corners) {
+  btVector3 centre(0, 0, 0);
+  for (int i = 0; i < corners.size(); ++i) centre += corners[i];
+  centre /= btScalar(corners.size());
+  btScalar worst = 0;
+  for (int i = 0; i < corners.size(); ++i) {
+    btVector3 direction = corners[i] - centre;
+    if (!(direction.length2() > btScalar(1e-12))) continue;
+    direction.normalize();
+    worst = std::max(worst, (corners[i] - shape.localGetSupportingVertex(direction)).dot(direction));
+  }
+  return worst;
+}
+
+// A collision part's convex hull whose surface is the part's own. Bullet collides a convex shape
+// as its points' hull grown by the shape's collision margin (0.04 m) on every side, so a hull of
+// the part's points alone stood 4 cm proud of the modelled body: a car modelled with 4 cm of
+// ground clearance rested part of its weight on its floor and crept. The hull is therefore shrunk
+// by the margin first (each face moved in along its normal), and the margin puts the faces back
+// where they were modelled. Edges and corners come out rounded: a box's corner by its margin's
+// radius, 0.73 of the margin short along its diagonal, but a corner of angle a falls s / sin(a/2)
+// - s short for a shrink s (a 20 deg wedge's tip 0.19 m with s = 4 cm). So the shrink is held to
+// what leaves no corner more than the 4 cm margin short; a part that would need less than 5 mm of
+// margin for that (a spike, a sheet thinner than a centimetre, a flat proxy) keeps its points
+// with a 5 mm margin instead, and stands that much proud of its model.
+std::unique_ptr<btConvexHullShape> collisionHull(const MeshPart& part) {
+  btAlignedObjectArray<btVector3> corners;  // the part's own hull: its points that can collide
+  if (shrunkHull(part.vertices, 0, corners) < 0) {
+    corners.clear();
+    for (const btVector3& v : part.vertices) corners.push_back(v);
+    return hullShape(corners, kLeastMargin);  // flat or degenerate
+  }
+  btScalar shrink = kBulletMargin;
+  btAlignedObjectArray<btVector3> shrunkCorners;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const btScalar shrunk = shrunkHull(part.vertices, shrink, shrunkCorners);
+    if (!(shrunk >= kLeastMargin)) break;
+    std::unique_ptr<btConvexHullShape> shape = hullShape(shrunkCorners, shrunk);
+    const btScalar worst = worstShortfall(*shape, corners);
+    if (worst <= kBulletMargin) return shape;
+    // Corners fall short in proportion to the shrink: ask for what brings the worst to 90% of the
+    // margin (the proportion is only nearly exact: the shrink is held within the inner radius).
+    shrink = shrunk * btScalar(0.9) * kBulletMargin / worst;
+  }
+  return hullShape(corners, kLeastMargin);
 }
 
 }  // namespace
