@@ -267,30 +267,45 @@ TEST_CASE("a platform speeding up: a braked car lags a t dt on Bullet's velocity
   }
 }
 
-TEST_CASE("a slowly turning platform given its velocity turns a parked car with it") {
+TEST_CASE("a slowly turning platform: Bullet reads it as still, and given its velocity it turns a parked car with it") {
   // A turntable at 0.05 rad/s: 4.2e-4 rad a step at 1/120 s, which Bullet's velocity from the
-  // transforms (a quaternion's angle, 2 acos w) reads as 0 in single precision, leaving the car
-  // standing while the deck turns under it. Given the deck's velocity in the pre-tick callback,
-  // the car keeps its place and heading on the deck through 10 s (28.6 deg).
-  ParkedOnPlatform scene(10, 1, true);
-  btRigidBody* platform = scene.platform;
-  TestCar& car = scene.car;
-  scene.settle();
-  const btScalar rate = 0.05f;  // rad/s about the up axis
-  scene.given.angular.setValue(0, rate, 0);
-  btTransform deck = platform->getWorldTransform();
-  const btTransform start = deck.inverse() * car.chassis->getWorldTransform();
-  btScalar angle = 0;
-  for (int i = 0; i < int(10 / kStep); ++i) {
-    angle += rate * kStep;
-    deck.setRotation(btQuaternion(btVector3(0, 1, 0), angle));
-    platform->getMotionState()->setWorldTransform(deck);
-    scene.world.step(kStep);
+  // transforms (a quaternion's angle, 2 acos w, with w within a float's rounding of 1) reads as
+  // 0 in single precision: the car stands while the deck turns 28.6 deg under it in 10 s. Given
+  // the deck's velocity in the pre-tick callback, the car keeps its place and heading on the
+  // deck. Budget: 2 mm and 2 mrad, the carcass springs' hold under the deck's centripetal pull
+  // (0.0025 m/s^2 at 1 m) and the one step the car follows the deck late (README).
+  for (const bool givenVelocity : {false, true}) {
+#ifdef BT_USE_DOUBLE_PRECISION
+    if (!givenVelocity) continue;  // in double precision Bullet reads the turn
+#endif
+    CAPTURE(givenVelocity);
+    ParkedOnPlatform scene(10, 1, givenVelocity);
+    btRigidBody* platform = scene.platform;
+    TestCar& car = scene.car;
+    scene.settle();
+    const btScalar rate = 0.05f;  // rad/s about the up axis
+    scene.given.angular.setValue(0, rate, 0);
+    btTransform deck = platform->getWorldTransform();
+    const btTransform startOnDeck = deck.inverse() * car.chassis->getWorldTransform();
+    const btMatrix3x3 startInWorld = car.chassis->getWorldTransform().getBasis();
+    btScalar angle = 0;
+    for (int i = 0; i < int(10 / kStep); ++i) {
+      angle += rate * kStep;
+      deck.setRotation(btQuaternion(btVector3(0, 1, 0), angle));
+      platform->getMotionState()->setWorldTransform(deck);
+      scene.world.step(kStep);
+    }
+    if (givenVelocity) {
+      const btTransform onDeck = deck.inverse() * car.chassis->getWorldTransform();
+      CHECK((onDeck.getOrigin() - startOnDeck.getOrigin()).length() < 0.002);
+      const btScalar turned = (startOnDeck.getBasis().transpose() * onDeck.getBasis()).getRow(2).dot(btVector3(1, 0, 0));
+      CHECK(std::fabs(turned) < 0.002);  // rad: sin of the car's turn on the deck
+    } else {
+      CHECK(platform->getAngularVelocity().length() == 0);
+      const btScalar turned = (startInWorld.transpose() * car.chassis->getWorldTransform().getBasis()).getRow(2).dot(btVector3(1, 0, 0));
+      CHECK(std::fabs(turned) < 0.002);  // rad: the car did not turn in the world
+    }
   }
-  const btTransform onDeck = deck.inverse() * car.chassis->getWorldTransform();
-  CHECK((onDeck.getOrigin() - start.getOrigin()).length() < 0.002);
-  const btScalar turned = (start.getBasis().transpose() * onDeck.getBasis()).getRow(2).dot(btVector3(1, 0, 0));
-  CHECK(std::fabs(turned) < 0.002);  // rad: sin of the car's turn on the deck
 }
 
 TEST_CASE("a car parked on a dynamic box: the box carries the car's weight") {
