@@ -268,15 +268,16 @@ TEST_CASE("settings that drive, but not as a vehicle of this mass and size shoul
   {
     const LoadedVehicle bus = loadVehicle(sedan, {parseKeyOverride("hull[1].mass=12000")});
     const VehicleSettings& s = bus.settings;
-    const std::vector<SupportPoint> support = supportPoints(s);
-    const std::vector<btScalar> loads = staticWheelLoads(support, btScalar(bus.mass * 9.81));
-    const btScalar front = loadSensitivityFactor(s.wheels[0].tire.loadSensitivity, loads[0], s.wheels[0].tire.referenceLoad);
-    const btScalar rear = loadSensitivityFactor(s.wheels[2].tire.loadSensitivity, loads[2], s.wheels[2].tire.referenceLoad);
-    btScalar brakeForce = 0;
-    int frontWheels = 0;
-    for (const SupportPoint& p : support) frontWheels += p.forward > 0;
-    for (size_t i = 0; i < s.wheels.size(); ++i)
-      brakeForce += footbrakeTorque(s.brakes, 1, support[i].forward > 0, frontWheels, 4 - frontWheels) / s.wheels[i].radius;
+    const std::vector<btScalar> loads = staticWheelLoads(supportPoints(s), btScalar(bus.mass * 9.81));
+    // By hand: mu (1 - k (N / N_ref - 1)); and, the sedan's four wheels of one radius, the
+    // footbrake's 4 brake_torque / R whatever its bias.
+    auto gripAtRest = [&](size_t wheel) {
+      const TireSettings& tire = s.wheels[wheel].tire;
+      return 1 - tire.loadSensitivity * (loads[wheel] / tire.referenceLoad - 1);
+    };
+    const btScalar front = gripAtRest(0), rear = gripAtRest(2);
+    REQUIRE(s.wheels[0].radius == s.wheels[3].radius);
+    const btScalar brakeForce = 4 * s.brakes.brakeTorque / s.wheels[0].radius;  // N
     INFO(bus.warnings.size() << " notes; the first: " << (bus.warnings.empty() ? "" : bus.warnings[0]));
     CHECK(bus.warnings.size() == 3);
     CHECK(has(bus.warnings, "grips with " + number(front, 2) + " of its friction at rest") == 1);
