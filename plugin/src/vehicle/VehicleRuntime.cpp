@@ -306,10 +306,12 @@ void VehicleRuntime::solveContacts(btScalar dt) {
   // Taken back here as a step before would have, while a wheel's spring carries the car (not a
   // car falling onto its wheels, which reach the ground at full extension) and Bullet moved it
   // (a chassis woken in this step's beginStep was asleep through the integration).
-  const bool carried = std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
-    return wheel.state.inContact && wheel.state.suspensionLength < wheel.settings.suspensionMaxLength;
-  });
-  if (!solver.expectsVelocity() && chassisIntegrated && carried) {
+  auto carried = [this] {
+    return std::any_of(wheels.begin(), wheels.end(), [](const Wheel& wheel) {
+      return wheel.state.inContact && wheel.state.suspensionLength < wheel.settings.suspensionMaxLength;
+    });
+  };
+  if (!solver.expectsVelocity() && chassisIntegrated && carried()) {
     body.linearVelocity -= body.predictedLinearChange;
     body.angularVelocity -= body.predictedAngularChange;
   }
