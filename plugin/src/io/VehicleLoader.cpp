@@ -17,6 +17,13 @@
 namespace raycar {
 namespace {
 
+// `value` with `decimals` decimals, for the notes' figures.
+std::string fixed(double value, int decimals) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
 // The model's axes: coordinates (right, forward, up) of a model point.
 struct ModelFrame {
   btVector3 up, forward, right;
@@ -55,10 +62,8 @@ class Builder {
       std::vector<std::string> texts;
       ErrorLocation first;
       for (const SettingsProblem& problem : problems) {
-        const ErrorLocation place = placeOf(problem);
-        if (texts.empty()) first = place;
-        // Placed at the problem's object itself (no key set it): the object is said once.
-        texts.push_back(Error(place, place.object == problem.object ? problem.message : problem.text()).what());
+        if (texts.empty()) first = placeOf(problem);
+        texts.push_back(placedText(problem));
       }
       throw SettingsError(first, texts);
     }
@@ -348,16 +353,13 @@ class Builder {
       checkHelpers(wheel, lower, upper, g.centre, g.radius);
       geometry.push_back(g);
     }
-    checkWheelsBelowHull(geometry.size(), [&](size_t i) {
-      return (geometry[i].centre - frame_.up * geometry[i].radius).dot(frame_.up);
-    });
-    // The wheel whose tread reaches lowest, where the model's ground is (noteModelPlacement).
-    for (size_t i = 0; i < geometry.size(); ++i) {
-      const btScalar bottom = (geometry[i].centre - frame_.up * geometry[i].radius).dot(frame_.up);
-      if (lowestWheel_ < 0 || bottom < lowestTread_) {
-        lowestWheel_ = int(i);
-        lowestTread_ = bottom;
-      }
+    // Each wheel's lowest point along up (m, model frame): its tread where it meets the ground.
+    std::vector<btScalar> treads;
+    for (const WheelGeometry& g : geometry) treads.push_back((g.centre - frame_.up * g.radius).dot(frame_.up));
+    checkWheelsBelowHull(treads);
+    if (!treads.empty()) {  // where the model's ground is (noteModelPlacement)
+      lowestWheel_ = int(std::min_element(treads.begin(), treads.end()) - treads.begin());
+      lowestTread_ = treads[size_t(lowestWheel_)];
     }
     // Wheels on one axle that almost mirror each other across the centre plane are made exact.
     for (size_t i = 0; i < geometry.size(); ++i) {
@@ -419,18 +421,13 @@ class Builder {
   // script's forward is the model's back (the car then drives tail first and steers with its
   // rear wheels).
   void noteModelPlacement() {
-    auto number = [](double value) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.3f", value);
-      return std::string(text);
-    };
     if (lowestWheel_ >= 0) {
       const btScalar tolerance = std::max(btScalar(0.02), btScalar(0.1) * vehicle_.settings.wheels[size_t(lowestWheel_)].radius);
       if (std::fabs(lowestTread_) > tolerance) {
         const ObjObject& wheel = *wheelObjects_[size_t(lowestWheel_)];
         vehicle_.warnings.push_back(
             Error({model_.path, wheel.line, wheel.name},
-                  "its tread, the lowest of the wheels', is " + number(std::fabs(lowestTread_)) + " m " +
+                  "its tread, the lowest of the wheels', is " + fixed(std::fabs(lowestTread_), 3) + " m " +
                       (lowestTread_ < 0 ? "below" : "above") +
                       " the model's origin along up: a model stands on the ground at its origin (up = 0) at "
                       "rest, as a scene's position and placeModel put it; move the model (or its origin) so "
@@ -443,7 +440,7 @@ class Builder {
       if (ahead > btScalar(1)) {  // m: a camera beside the car (a side view) is no sign
         vehicle_.warnings.push_back(
             Error({model_.path, eye_->line, eye_->name},
-                  "is " + number(ahead) + " m ahead of the centre of mass along the script's forward: the chase "
+                  "is " + fixed(ahead, 3) + " m ahead of the centre of mass along the script's forward: the chase "
                   "camera sits behind the car, so is forward the model's back? The car would drive tail "
                   "first" + axesHint())
                 .what());
@@ -468,14 +465,7 @@ class Builder {
     }
     auto warn = [&](FieldScope scope, int index, const std::string& object, const std::string& field,
                     const std::string& message) {
-      SettingsProblem problem{object, field, message, scope, index};
-      const ErrorLocation place = placeOf(problem);
-      vehicle_.warnings.push_back(Error(place, place.object == object ? message : problem.text()).what());
-    };
-    auto number = [](double value, int decimals) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.*f", decimals, value);
-      return std::string(text);
+      vehicle_.warnings.push_back(placedText({object, field, message, scope, index}));
     };
     // Per axle, its weakest wheel: one note for each tire that is wrong for its load.
     std::map<int, int> weakestOnAxle;
@@ -493,10 +483,10 @@ class Builder {
     for (const auto& [axle, index] : weakestOnAxle) {
       const TireSettings& tire = settings.wheels[size_t(index)].tire;
       warn(FieldScope::Tire, index, "wheel " + std::to_string(index + 1) + " tire", "referenceLoad",
-           "grips with " + number(weakestFactor[axle], 2) + " of its friction at rest: its static load " +
-               number(loads[size_t(index)], 0) + " N is " + number(loads[size_t(index)] / tire.referenceLoad, 1) +
-               " times the tire's reference_load " + number(tire.referenceLoad, 0) + " N (load_sensitivity " +
-               number(tire.loadSensitivity, 2) + ": mu (1 - k (N / N_ref - 1))); set reference_load to the "
+           "grips with " + fixed(weakestFactor[axle], 2) + " of its friction at rest: its static load " +
+               fixed(loads[size_t(index)], 0) + " N is " + fixed(loads[size_t(index)] / tire.referenceLoad, 1) +
+               " times the tire's reference_load " + fixed(tire.referenceLoad, 0) + " N (load_sensitivity " +
+               fixed(tire.loadSensitivity, 2) + ": mu (1 - k (N / N_ref - 1))); set reference_load to the "
                "tire's nominal load, near the static load, or 0 for each wheel's static load");
     }
     // A given spring rate that cannot carry its wheel within its travel is an error when the car
@@ -518,10 +508,10 @@ class Builder {
         if (sag <= wheel.suspensionMaxLength && std::fabs(off) > std::max(btScalar(0.02), btScalar(0.25) * modelledSag)) {
           heightNoted.insert(wheel.axle);
           warn(FieldScope::Wheel, int(i), "", "stiffness",
-               "wheel " + std::to_string(i + 1) + " rests " + number(std::fabs(off), 3) + " m " +
-                   (off > 0 ? "lower" : "higher") + " than modelled: stiffness " + number(wheel.stiffness, 0) +
-                   " N/m sags " + number(sag, 3) + " m under its static load of " + number(loads[i], 0) +
-                   " N, where the model's helpers give len_max - len_initial = " + number(modelledSag, 3) +
+               "wheel " + std::to_string(i + 1) + " rests " + fixed(std::fabs(off), 3) + " m " +
+                   (off > 0 ? "lower" : "higher") + " than modelled: stiffness " + fixed(wheel.stiffness, 0) +
+                   " N/m sags " + fixed(sag, 3) + " m under its static load of " + fixed(loads[i], 0) +
+                   " N, where the model's helpers give len_max - len_initial = " + fixed(modelledSag, 3) +
                    " m (stiffness 0 sets the rate that rests it as modelled)");
         }
       }
@@ -530,8 +520,8 @@ class Builder {
         if (wheel.damping < btScalar(0.05) * critical) {
           dampingNoted.insert(wheel.axle);
           warn(FieldScope::Wheel, int(i), "", "damping",
-               "wheel " + std::to_string(i + 1) + "'s damping " + number(wheel.damping, 2) + " N s/m is " +
-                   number(100 * wheel.damping / critical, 2) + "% of critical (" + number(critical, 0) +
+               "wheel " + std::to_string(i + 1) + "'s damping " + fixed(wheel.damping, 2) + " N s/m is " +
+                   fixed(100 * wheel.damping / critical, 2) + "% of critical (" + fixed(critical, 0) +
                    " N s/m for its spring and load): it rings on its spring; a damping <= 0 is a share of "
                    "critical (-0.8: 80%)");
         }
@@ -541,8 +531,8 @@ class Builder {
     for (const WheelSettings& wheel : settings.wheels) spinMass += wheel.spinInertia / (wheel.radius * wheel.radius);
     if (spinMass > btScalar(0.2) * mass) {
       warn(FieldScope::Wheel, 0, "", "spinInertia",
-           "the wheels' spin_inertia adds " + number(spinMass, 0) + " kg (the sum of spin_inertia / radius^2) to the car's " +
-               number(mass, 0) + " kg whenever it speeds up or brakes; a wheel of mass m and radius R has about "
+           "the wheels' spin_inertia adds " + fixed(spinMass, 0) + " kg (the sum of spin_inertia / radius^2) to the car's " +
+               fixed(mass, 0) + " kg whenever it speeds up or brakes; a wheel of mass m and radius R has about "
                "0.6 m R^2 (a 20 kg car wheel of 0.3 m: 1.1 kg m^2; the default, 1 kg m^2, is such a wheel's)");
     }
     int frontWheels = 0;
@@ -555,8 +545,8 @@ class Builder {
     const btScalar deceleration = brakeForce / (mass * gravity);  // g
     if (deceleration < btScalar(0.5)) {
       warn(FieldScope::Vehicle, -1, "brakes", "brakes.brakeTorque",
-           "the footbrake stops the car at no more than " + number(deceleration, 2) + " g (brake_torque " +
-               number(settings.brakes.brakeTorque, 0) + " N m a wheel against " + number(mass, 0) +
+           "the footbrake stops the car at no more than " + fixed(deceleration, 2) + " g (brake_torque " +
+               fixed(settings.brakes.brakeTorque, 0) + " N m a wheel against " + fixed(mass, 0) +
                " kg); a road vehicle's brakes lock its wheels, about 0.8 g: brake_torque near 0.8 m g R / wheels");
     }
   }
@@ -622,8 +612,7 @@ class Builder {
 
   // The wheels carry the car from below: a model whose every wheel's lowest point lies above the
   // middle of its hulls along the script's up axis is upside down in the script's axes.
-  template <class LowestOf>
-  void checkWheelsBelowHull(size_t wheels, LowestOf lowestOf) const {
+  void checkWheelsBelowHull(const std::vector<btScalar>& treads) const {
     btScalar low = BT_LARGE_FLOAT, high = -BT_LARGE_FLOAT;
     for (const HullPart& part : hulls_)
       for (const btVector3& v : part.vertices) {
@@ -632,8 +621,8 @@ class Builder {
       }
     if (!(high >= low)) return;
     const btScalar middle = (low + high) / 2;
-    for (size_t i = 0; i < wheels; ++i)
-      if (!(lowestOf(i) > middle)) return;
+    for (const btScalar tread : treads)
+      if (!(tread > middle)) return;
     const ObjObject& first = *wheelObjects_.front();
     modelError(first.name, first.line,
                "every wheel's lowest point is above the middle of the hull along the model's up axis (" +
@@ -655,6 +644,13 @@ class Builder {
   TireSettings tireFor(int axle) const {
     const int record = tireRecordFor(axle);
     return record >= 0 ? script_.tires[size_t(record)].tire : TireSettings{};
+  }
+
+  // A settings problem as "FILE:LINE: object: message", placed by placeOf; placed at the
+  // problem's object itself (no key set it), the object is said once.
+  std::string placedText(const SettingsProblem& problem) const {
+    const ErrorLocation place = placeOf(problem);
+    return Error(place, place.object == problem.object ? problem.message : problem.text()).what();
   }
 
   // Where the script set what a settings problem is about: the key that last wrote its member

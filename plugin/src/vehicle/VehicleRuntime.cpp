@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "Finite.h"
 #include "Prefetch.h"
@@ -31,22 +30,21 @@ std::shared_ptr<const VehicleSettings> validated(std::shared_ptr<const VehicleSe
 // A spring rate the script gives (not the automatic one) must hold the wheel's static load within
 // its travel: softer, the car rests on its bump stops, with no suspension left (a city car on
 // 2500 N/m springs sagged 0.64 m against 0.45 m of travel and could not climb a 10 cm kerb).
-// Only where the static loads are defined (not a trailer on one axle) and there is gravity.
-void checkSpringsCarryTheCar(const VehicleSettings& settings, const std::vector<SupportPoint>& support,
-                             btScalar mass, btScalar gravity) {
-  const bool anyGivenRate = std::any_of(settings.wheels.begin(), settings.wheels.end(),
-                                        [](const WheelSettings& wheel) { return wheel.stiffness > 0; });
-  if (!anyGivenRate || !(gravity > 0)) return;
-  std::vector<btScalar> loads;
-  try {
-    loads = staticWheelLoads(support, mass * gravity);
-  } catch (const SettingsError&) {
-    return;
-  }
+// Only where the static loads are defined (`staticLoads` empty: not a trailer on one axle).
+void checkSpringsCarryTheCar(const VehicleSettings& settings, const std::vector<btScalar>& staticLoads) {
   std::vector<std::string> problems;
-  for (const SettingsProblem& problem : springsShortOfTheirLoads(settings.wheels, loads))
+  for (const SettingsProblem& problem : springsShortOfTheirLoads(settings.wheels, staticLoads))
     problems.push_back(problem.text());
   if (!problems.empty()) throw SettingsError(problems);
+}
+
+// The static loads (N) where the wheels' support defines them, else none.
+std::vector<btScalar> staticLoadsIfDefined(const std::vector<SupportPoint>& support, btScalar weight) {
+  try {
+    return staticWheelLoads(support, weight);
+  } catch (const SettingsError&) {
+    return {};
+  }
 }
 
 // The wheels with their automatic stiffness, damping and reference loads resolved from the
@@ -67,7 +65,7 @@ WheelArray buildWheels(const btRigidBody& chassis, const VehicleSettings& settin
   }
   const std::vector<btScalar> staticLoads =
       needsLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
-  checkSpringsCarryTheCar(settings, support, mass, gravity);
+  checkSpringsCarryTheCar(settings, needsLoads ? staticLoads : staticLoadsIfDefined(support, mass * gravity));
 
   WheelArray wheels(settings, memory);
   for (size_t i = 0; i < count; ++i) {
