@@ -408,7 +408,8 @@ void VehicleRuntime::rotateWheels(btScalar dt) {
 // Prefetching
 
 void VehicleRuntime::prefetchStepStart() const {
-  prefetchObject(*chassis);
+  prefetchObject(*this);
+  prefetchArrays();
   prefetchCaches();
 }
 
