@@ -795,3 +795,104 @@ TEST_CASE("a spawned vehicle's settings error keeps its problems and names the s
     CHECK(world.world().getNumCollisionObjects() == 0);  // the chassis went with the error
   }
 }
+
+namespace {
+// The base car's model with its front axle only: a trailer on one axle, its hitch (which the
+// test does not model) behind the axle, where the rest of the car's length is.
+ObjModel oneAxleModel() {
+  ObjModel model = loadObjModel(kTestData + "/base/car.obj");
+  model.objects.erase(std::remove_if(model.objects.begin(), model.objects.end(),
+                                     [](const ObjObject& object) {
+                                       return object.name.rfind("wheel3", 0) == 0 || object.name.rfind("wheel4", 0) == 0;
+                                     }),
+                      model.objects.end());
+  return model;
+}
+// The base car's script on one axle: two undriven wheel records with `wheelKeys` each.
+VehicleScript oneAxleScript(const std::string& wheelKeys) {
+  const std::string wheel = "[[wheel]]\ndriving = 0\naxle = 0\nlen_max = 0.35\n" + wheelKeys + "\n";
+  return parseVehicleScript("[model]\nobj = \"car.obj\"\n[[hull]]\nflags = 1\nmass = 1200\n" + wheel + wheel,
+                            kTestData + "/base/trailer.vehicle.toml");
+}
+}  // namespace
+
+TEST_CASE("a vehicle on one axle (a trailer) is told to give its rates, and what the loader cannot check") {
+  // One axle cannot hold a vehicle up alone: its hitch carries the rest, so the wheels' static
+  // loads, which the automatic rates and the loader's notes start from, are not the vehicle's
+  // to know. The base car (1200 kg) on its front axle alone.
+  const ObjModel model = oneAxleModel();
+  // Automatic rates: an error at the wheel records, saying which keys make the loads unneeded.
+  for (const char* keys : {"", "stiffness = 30000", "damping = 3000"}) {
+    CAPTURE(keys);
+    try {
+      buildVehicle(oneAxleScript(keys), model);
+      FAIL("a one-axle vehicle was built on automatic rates");
+    } catch (const Error& error) {
+      const std::string text = error.what();
+      CAPTURE(text);
+      CHECK(text.find("trailer.vehicle.toml:6: [[wheel]] records") != std::string::npos);
+      CHECK(text.find("the wheels stand on one line") != std::string::npos);
+      CHECK(text.find("give each [[wheel]] record its stiffness (N/m) and damping (N s/m)") != std::string::npos);
+    }
+  }
+  // Given rates: built, with one note saying what is not checked, each wheel's share of the
+  // whole weight, m g / 2 = 5886 N, and the springs or dampers short of even that, once per
+  // axle: a spring holds k len_max within its travel, critical damping is 2 sqrt(k m g / 2 / g).
+  const double share = 1200 * 9.81 / 2;  // N
+  auto number = [](double value, int decimals) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return std::string(text);
+  };
+  struct Case {
+    const char* keys;
+    bool softSpring, weakDamper;
+    std::string phrase;  // in the note besides the share; "" for none
+  };
+  const Case cases[] = {
+      {"stiffness = 30000\ndamping = 3000", false, false, ""},
+      {"stiffness = 8000\ndamping = 3000", true, false,
+       "wheel 1's stiffness 8000 N/m holds at most " + number(8000 * 0.35, 0) + " N"},
+      {"stiffness = 30000\ndamping = 0.8", false, true,
+       "wheel 1's damping 0.80 N s/m is " + number(100 * 0.8 / (2 * std::sqrt(30000 * share / 9.81)), 2) + "% of critical"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.keys);
+    const LoadedVehicle trailer = buildVehicle(oneAxleScript(c.keys), model);
+    REQUIRE(trailer.warnings.size() == 1);
+    const std::string& note = trailer.warnings[0];
+    CAPTURE(note);
+    CHECK(note.find("trailer.vehicle.toml:6: [[wheel]] records: ") != std::string::npos);
+    CHECK(note.find("does not check the springs' rest height and travel, the dampers") != std::string::npos);
+    CHECK(note.find("each would carry " + number(share, 0) + " N") != std::string::npos);
+    const bool notesSpring = note.find("holds at most") != std::string::npos;
+    const bool notesDamper = note.find("of critical") != std::string::npos;
+    CHECK(notesSpring == c.softSpring);
+    CHECK(notesDamper == c.weakDamper);
+    if (!c.phrase.empty()) CHECK(note.find(c.phrase) != std::string::npos);
+  }
+}
+
+TEST_CASE("an engine that cannot drive is reported at its key") {
+  const std::string base = readTextFile(kTestData + "/base/car.vehicle.toml", "script");
+  const ObjModel model = loadObjModel(kTestData + "/base/car.obj");
+  const std::string path = kTestData + "/base/engine.vehicle.toml";
+  const int lines = int(std::count(base.begin(), base.end(), '\n'));
+  // A torque curve chosen and none given: an error at `model = "curve"`.
+  try {
+    buildVehicle(parseVehicleScript(base + "[engine]\nmodel = \"curve\"\n", path), model);
+    FAIL("an engine without a torque curve was built");
+  } catch (const SettingsError& error) {
+    const std::string text = error.what();
+    CAPTURE(text);
+    CHECK(error.location().line == lines + 2);
+    CHECK(text.find("engine.vehicle.toml:" + std::to_string(lines + 2) + ": engine.model: engine: the torque curve "
+                    "(torque_curve) needs at least 2 points") != std::string::npos);
+  }
+  // Driving wheels (the base car's rear pair) on an engine of no power: a note at engine_power.
+  const LoadedVehicle unpowered = buildVehicle(parseVehicleScript(base + "engine_power = 0\n", path), model);
+  REQUIRE(unpowered.warnings.size() == 1);
+  CHECK(unpowered.warnings[0].find("engine.vehicle.toml:" + std::to_string(lines + 1) +
+                                   ": params.engine_power: engine: gives no torque (engine_power 0 W), yet wheel 3 "
+                                   "is a driving wheel") != std::string::npos);
+}

@@ -203,7 +203,7 @@ const std::vector<Key>& keys() {
          if (v.text == "sine") t.script.settings.engine.model = EngineModel::PowerSine;
          else if (v.text == "curve") t.script.settings.engine.model = EngineModel::TorqueCurve;
          else throw Rejected("must be \"sine\" or \"curve\"");
-       })},
+       }), "engine.model"},
       {"engine", "torque_curve", T::PointList, "[rev/min, N m]", 0, 1e6, "[]", "torque against engine speed, rpm increasing",
        SET({
          t.script.settings.engine.torqueCurve.clear();

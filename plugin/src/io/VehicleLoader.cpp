@@ -410,8 +410,37 @@ class Builder {
       for (const std::string& problem : error.problems()) problems += (problems.empty() ? "" : "; ") + problem;
       scriptError("[[wheel]] records", script_.wheels.empty() ? 0 : script_.wheels.front().line,
                   problems + " (the centre of mass comes from the [[hull]] records' masses and zoffsets and "
-                             "their parts' meshes; the wheels' places from the model's wheelN_lower helpers)");
+                             "their parts' meshes; the wheels' places from the model's wheelN_lower helpers)" +
+                      (standsOnALine(supportPoints(vehicle_.settings)) ? kOneLineHint : ""));
     }
+  }
+
+  // Wheels on one axle, or in single file, hold a vehicle up only with help (a trailer's hitch):
+  // the static loads, which the automatic rates and the notes below start from, are then the
+  // helper's business, and the script must say the rates itself.
+  static constexpr const char* kOneLineHint =
+      "; the wheels stand on one line (one axle, or in single file): such a vehicle, a trailer on "
+      "one axle, stands only when something else carries part of it (its hitch), so the loader "
+      "cannot share its weight among the wheels; give each [[wheel]] record its stiffness (N/m) "
+      "and damping (N s/m), and each [[tire]] a reference_load (N), which then need no static loads";
+  static bool standsOnALine(const std::vector<SupportPoint>& points) {
+    if (points.empty()) return true;
+    const SupportPoint& first = points.front();
+    btScalar farthest = 0, alongForward = 0, alongRight = 0;  // m, from the first point
+    for (const SupportPoint& point : points) {
+      const btScalar forward = point.forward - first.forward, right = point.right - first.right;
+      const btScalar distance = std::sqrt(forward * forward + right * right);
+      if (distance > farthest) {
+        farthest = distance;
+        alongForward = forward / distance;
+        alongRight = right / distance;
+      }
+    }
+    for (const SupportPoint& point : points) {  // off that line by more than a millimetre
+      const btScalar off = (point.forward - first.forward) * alongRight - (point.right - first.right) * alongForward;
+      if (std::fabs(off) > btScalar(1e-3)) return false;
+    }
+    return true;
   }
 
   // LoadedVehicle::warnings about where the model stands. A model stands on its ground at the
@@ -448,25 +477,17 @@ class Builder {
     }
   }
 
-  // LoadedVehicle::warnings. Each threshold is far outside what a road vehicle's own parts give,
-  // so that a bundled car warns of nothing: a tire keeps at least 80% of its friction at its
-  // static load; the wheels' spin inertia (I / R^2 each, as mass) is at most a fifth of the car's
-  // mass (a car's 4 x 1 kg m^2 on 0.3 m wheels is 44 kg, 3%); the footbrake reaches half a g.
-  void notePlausibility() {
+  // A LoadedVehicle::warnings entry placed at the key that set `field` (placeOf).
+  void noteAt(FieldScope scope, int index, const std::string& object, const std::string& field,
+              const std::string& message) {
+    vehicle_.warnings.push_back(placedText({object, field, message, scope, index}));
+  }
+
+  // LoadedVehicle::warnings about each wheel's tire, spring and damper at its static load
+  // (`loads`, N, at 9.81 m/s^2).
+  void noteLoadedParts(const std::vector<btScalar>& loads) {
     const VehicleSettings& settings = vehicle_.settings;
     const btScalar gravity = btScalar(9.81);
-    const btScalar mass = btScalar(vehicle_.mass);
-    const std::vector<SupportPoint> support = supportPoints(settings);
-    std::vector<btScalar> loads;
-    try {
-      loads = staticWheelLoads(support, mass * gravity);
-    } catch (const SettingsError&) {
-      return;  // no static loads (a trailer on one axle): checkSupport said what it needs
-    }
-    auto warn = [&](FieldScope scope, int index, const std::string& object, const std::string& field,
-                    const std::string& message) {
-      vehicle_.warnings.push_back(placedText({object, field, message, scope, index}));
-    };
     // Per axle, its weakest wheel: one note for each tire that is wrong for its load.
     std::map<int, int> weakestOnAxle;
     std::map<int, btScalar> weakestFactor;
@@ -482,7 +503,7 @@ class Builder {
     }
     for (const auto& [axle, index] : weakestOnAxle) {
       const TireSettings& tire = settings.wheels[size_t(index)].tire;
-      warn(FieldScope::Tire, index, "wheel " + std::to_string(index + 1) + " tire", "referenceLoad",
+      noteAt(FieldScope::Tire, index, "wheel " + std::to_string(index + 1) + " tire", "referenceLoad",
            "grips with " + fixed(weakestFactor[axle], 2) + " of its friction at rest: its static load " +
                fixed(loads[size_t(index)], 0) + " N is " + fixed(loads[size_t(index)] / tire.referenceLoad, 1) +
                " times the tire's reference_load " + fixed(tire.referenceLoad, 0) + " N (load_sensitivity " +
@@ -492,7 +513,7 @@ class Builder {
     // A given spring rate that cannot carry its wheel within its travel is an error when the car
     // is built, at the world's gravity; here, at the key, with Earth's.
     for (const SettingsProblem& problem : springsShortOfTheirLoads(settings.wheels, loads))
-      warn(problem.scope, problem.index, "", problem.field,
+      noteAt(problem.scope, problem.index, "", problem.field,
            problem.object + " at 9.81 m/s^2: " + problem.message + "; building the car is then an error");
     // Per axle, its first wheel whose given spring rate rests it away from where the model
     // stands (more than 2 cm, and more than a quarter of the modelled sag), and whose given
@@ -507,7 +528,7 @@ class Builder {
         const btScalar off = sag - modelledSag;  // m, > 0: lower than modelled
         if (sag <= wheel.suspensionMaxLength && std::fabs(off) > std::max(btScalar(0.02), btScalar(0.25) * modelledSag)) {
           heightNoted.insert(wheel.axle);
-          warn(FieldScope::Wheel, int(i), "", "stiffness",
+          noteAt(FieldScope::Wheel, int(i), "", "stiffness",
                "wheel " + std::to_string(i + 1) + " rests " + fixed(std::fabs(off), 3) + " m " +
                    (off > 0 ? "lower" : "higher") + " than modelled: stiffness " + fixed(wheel.stiffness, 0) +
                    " N/m sags " + fixed(sag, 3) + " m under its static load of " + fixed(loads[i], 0) +
@@ -519,7 +540,7 @@ class Builder {
         const btScalar critical = criticalDamping(stiffness, loads[i] / gravity);  // N s/m
         if (wheel.damping < btScalar(0.05) * critical) {
           dampingNoted.insert(wheel.axle);
-          warn(FieldScope::Wheel, int(i), "", "damping",
+          noteAt(FieldScope::Wheel, int(i), "", "damping",
                "wheel " + std::to_string(i + 1) + "'s damping " + fixed(wheel.damping, 2) + " N s/m is " +
                    fixed(100 * wheel.damping / critical, 2) + "% of critical (" + fixed(critical, 0) +
                    " N s/m for its spring and load): it rings on its spring; a damping <= 0 is a share of "
@@ -527,14 +548,85 @@ class Builder {
         }
       }
     }
+  }
+
+  // LoadedVehicle::warnings when the wheels alone cannot hold the vehicle up (`error`, from
+  // staticWheelLoads) and every rate is given: what the loader could not check, and how far the
+  // springs carry the whole weight, which is what a trailer's axle carries at most.
+  void noteUndefinedLoads(const SettingsError& error, const std::vector<SupportPoint>& support) {
+    const VehicleSettings& settings = vehicle_.settings;
+    const btScalar weight = btScalar(vehicle_.mass * 9.81);  // N
+    const btScalar share = weight / btScalar(settings.wheels.size());  // N a wheel
+    std::string text;
+    for (const std::string& problem : error.problems()) text += (text.empty() ? "" : "; ") + problem;
+    text += ", so the loader does not check the springs' rest height and travel, the dampers, the tires' "
+            "reference load or the brakes against the wheels' loads";
+    if (standsOnALine(support))
+      text += " (the wheels stand on one line: a trailer on one axle stands only when its hitch carries part "
+              "of it)";
+    text += "; with all of its " + fixed(weight, 0) + " N on its wheels, each would carry " + fixed(share, 0) + " N";
+    std::set<int> notedAxles;  // each axle's first wheel speaks for it, as in noteLoadedParts
+    for (size_t i = 0; i < settings.wheels.size(); ++i) {
+      const WheelSettings& wheel = settings.wheels[i];
+      if (!notedAxles.insert(wheel.axle).second) continue;
+      const btScalar holds = wheel.stiffness * wheel.suspensionMaxLength;  // N within its travel
+      if (holds < share)
+        text += "; wheel " + std::to_string(i + 1) + "'s stiffness " + fixed(wheel.stiffness, 0) +
+                " N/m holds at most " + fixed(holds, 0) + " N within len_max " + fixed(wheel.suspensionMaxLength, 3) +
+                " m before its bump stop";
+      // At the whole share; critical damping goes with the square root of the load, so a hitch
+      // carrying a tenth of it raises the share by 5% only.
+      const btScalar critical = criticalDamping(wheel.stiffness, share / btScalar(9.81));  // N s/m
+      if (wheel.damping > 0 && wheel.damping < btScalar(0.05) * critical)
+        text += "; wheel " + std::to_string(i + 1) + "'s damping " + fixed(wheel.damping, 2) + " N s/m is " +
+                fixed(100 * wheel.damping / critical, 2) + "% of critical (" + fixed(critical, 0) +
+                " N s/m at that load): it rings on its spring; a damping <= 0 is a share of critical (-0.8: 80%)";
+    }
+    vehicle_.warnings.push_back(
+        Error({script_.path, script_.wheels.empty() ? 0 : script_.wheels.front().line, "[[wheel]] records"}, text)
+            .what());
+  }
+
+  // LoadedVehicle::warnings. Each threshold is far outside what a road vehicle's own parts give,
+  // so that a bundled car warns of nothing: a tire keeps at least 80% of its friction at its
+  // static load; the wheels' spin inertia (I / R^2 each, as mass) is at most a fifth of the car's
+  // mass (a car's 4 x 1 kg m^2 on 0.3 m wheels is 44 kg, 3%); the footbrake reaches half a g.
+  void notePlausibility() {
+    const VehicleSettings& settings = vehicle_.settings;
+    const btScalar gravity = btScalar(9.81);
+    const btScalar mass = btScalar(vehicle_.mass);
+    const std::vector<SupportPoint> support = supportPoints(settings);
+    std::vector<btScalar> loads;
+    try {
+      loads = staticWheelLoads(support, mass * gravity);
+    } catch (const SettingsError& error) {
+      // Reached only with every rate given (checkSupport stops a script that needs the loads).
+      noteUndefinedLoads(error, support);
+      loads.clear();
+    }
+    if (!loads.empty()) noteLoadedParts(loads);
     btScalar spinMass = 0;  // kg
     for (const WheelSettings& wheel : settings.wheels) spinMass += wheel.spinInertia / (wheel.radius * wheel.radius);
     if (spinMass > btScalar(0.2) * mass) {
-      warn(FieldScope::Wheel, 0, "", "spinInertia",
+      noteAt(FieldScope::Wheel, 0, "", "spinInertia",
            "the wheels' spin_inertia adds " + fixed(spinMass, 0) + " kg (the sum of spin_inertia / radius^2) to the car's " +
                fixed(mass, 0) + " kg whenever it speeds up or brakes; a wheel of mass m and radius R has about "
                "0.6 m R^2 (a 20 kg car wheel of 0.3 m: 1.1 kg m^2; the default, 1 kg m^2, is such a wheel's)");
     }
+    // Driving wheels need an engine that gives torque: a trailer's wheels drive nothing.
+    int firstDriving = -1;
+    for (size_t i = 0; i < settings.wheels.size() && firstDriving < 0; ++i)
+      if (settings.wheels[i].driving) firstDriving = int(i);
+    if (firstDriving >= 0 && !(peakEngineTorque(settings.engine) > 0)) {
+      const bool sine = settings.engine.model == EngineModel::PowerSine;
+      noteAt(FieldScope::Vehicle, -1, "engine", sine ? "engine.power" : "engine.torqueCurve",
+             "gives no torque (" + std::string(sine ? "engine_power 0 W" : "a torque_curve of 0 N m") +
+                 "), yet wheel " + std::to_string(firstDriving + 1) +
+                 " is a driving wheel (driving = 1): the vehicle cannot drive itself; a towed vehicle's "
+                 "wheels are driving = 0");
+    }
+    // A vehicle that stands only with help (a trailer) brakes with its helper's brakes too.
+    if (loads.empty()) return;
     int frontWheels = 0;
     for (const SupportPoint& point : support) frontWheels += point.forward > 0;
     const int rearWheels = int(support.size()) - frontWheels;
@@ -544,7 +636,7 @@ class Builder {
                     settings.wheels[i].radius;
     const btScalar deceleration = brakeForce / (mass * gravity);  // g
     if (deceleration < btScalar(0.5)) {
-      warn(FieldScope::Vehicle, -1, "brakes", "brakes.brakeTorque",
+      noteAt(FieldScope::Vehicle, -1, "brakes", "brakes.brakeTorque",
            "the footbrake stops the car at no more than " + fixed(deceleration, 2) + " g (brake_torque " +
                fixed(settings.brakes.brakeTorque, 0) + " N m a wheel against " + fixed(mass, 0) +
                " kg); a road vehicle's brakes lock its wheels, about 0.8 g: brake_torque near 0.8 m g R / wheels");

@@ -75,7 +75,9 @@ std::vector<SettingsProblem> validateEngine(const EngineSettings& engine) {
           "engine.inertia (inertia) must be 0 (seed 001's engine, no inertia) or at least 1e-3 kg m^2");
   if (engine.model == EngineModel::TorqueCurve) {
     const std::vector<TorquePoint>& curve = engine.torqueCurve;
-    require(curve.size() >= 2, "engine.torqueCurve", "torque curve needs at least 2 points");
+    // Placed at `model = "curve"` when the file gave no torque_curve at all.
+    require(curve.size() >= 2, "engine.torqueCurve",
+            "the torque curve (torque_curve) needs at least 2 points for engine.model \"curve\"", {"engine.model"});
     for (size_t i = 0; i < curve.size(); ++i) {
       // The script's range for torque_curve's numbers: [0, 1e6] rev/min and N m.
       require(curve[i].rpm >= 0 && curve[i].torque >= 0 && curve[i].rpm <= 1e6 && curve[i].torque <= 1e6,
