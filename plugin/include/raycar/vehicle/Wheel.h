@@ -80,7 +80,8 @@ struct WheelState {
   btScalar compressionSpeed = 0;       // m/s, > 0 while compressing
   // N (>= 0): spring + damper + anti-roll + bump stop, as the step's solve settled it
   btScalar normalLoad = 0;
-  btScalar staticLoad = 0;             // N: this wheel's share of the weight at rest
+  btScalar staticLoad = 0;             // N: this wheel's share of the weight at rest; 0 where the
+                                       // wheels alone cannot hold the vehicle up (one axle: a trailer)
   // (The stiffness and damping in use, after automatic tuning: RaycastVehicle::wheelSettings.)
   // Tire
   btScalar friction = 0;               // mu used this step, after all modifiers
