@@ -896,3 +896,49 @@ TEST_CASE("an engine that cannot drive is reported at its key") {
                                    ": params.engine_power: engine: gives no torque (engine_power 0 W), yet wheel 3 "
                                    "is a driving wheel") != std::string::npos);
 }
+
+TEST_CASE("a three-wheeler's lone wheel near the centre plane is put on it, and a locking differential on it is noted") {
+  // The base car with its front right wheel removed and its front left moved to 1 cm right of
+  // the centre plane (a tadpole trike's front wheel, modelled a little off): like a pair that
+  // almost mirrors, it is made exact, so the car is symmetric. 6 cm off, it is taken as modelled.
+  const ObjModel car = loadObjModel(kTestData + "/base/car.obj");
+  auto trike = [&](btScalar right) {  // m: the front wheel's place across the car
+    ObjModel model = car;
+    model.objects.erase(std::remove_if(model.objects.begin(), model.objects.end(),
+                                       [](const ObjObject& object) { return object.name.rfind("wheel2", 0) == 0; }),
+                        model.objects.end());
+    for (ObjObject& object : model.objects) {
+      if (object.name.rfind("wheel1", 0) == 0)
+        for (btVector3& v : object.vertices) v.setX(v.x() + btScalar(0.8) + right);  // wheel1 stood at x = -0.8
+      // The rear wheels numbered on from 2, as parts are numbered without gaps.
+      if (object.name.rfind("wheel3", 0) == 0 || object.name.rfind("wheel4", 0) == 0) --object.name[5];
+    }
+    return model;
+  };
+  auto script = [](const std::string& frontWheel, const std::string& rearWheel, const std::string& more) {
+    return parseVehicleScript("[model]\nobj = \"car.obj\"\n[[hull]]\nflags = 1\nmass = 1200\n[[wheel]]\naxle = 0\n"
+                                  "len_max = 0.35\n" + frontWheel + "\n[[wheel]]\naxle = 1\nlen_max = 0.35\n" + rearWheel +
+                                  "\n[[wheel]]\naxle = 1\nlen_max = 0.35\n" + rearWheel + "\n" + more,
+                              kTestData + "/base/trike.vehicle.toml");
+  };
+  const VehicleScript rearDriven = script("driving = 0", "driving = 1", "");
+  for (btScalar right : {btScalar(0.01), btScalar(-0.03), btScalar(0.06)}) {
+    CAPTURE(right);
+    const LoadedVehicle loaded = buildVehicle(rearDriven, trike(right));
+    const VehicleSettings& s = loaded.settings;
+    // The chassis frame's origin is the centre of mass, on the centre plane (x = 0) of the body.
+    const btScalar across = s.wheels[0].attachmentPoint.dot(s.axes.right());
+    const btScalar expected = std::fabs(right) <= btScalar(0.05) ? btScalar(0) : right;
+    CHECK(std::fabs(across - expected) < 1e-5);
+    CHECK(loaded.warnings.empty());
+  }
+  // A locked differential on the lone front wheel's axle, the front wheel driving: it locks
+  // nothing, and says so at its type key; an open one says nothing.
+  const LoadedVehicle locked = buildVehicle(
+      script("driving = 1", "driving = 0", "[[differential]]\naxle = 0\ntype = \"locked\"\n"), trike(0));
+  REQUIRE(locked.warnings.size() == 1);
+  CHECK(locked.warnings[0].find("trike.vehicle.toml:20: differential.type: differential 1 (axle 0): locks the "
+                                "wheels of its axle together, but the axle drives one wheel") != std::string::npos);
+  CHECK(buildVehicle(script("driving = 1", "driving = 0", "[[differential]]\naxle = 0\ntype = \"open\"\n"), trike(0))
+            .warnings.empty());
+}

@@ -303,7 +303,7 @@ const std::vector<Key>& keys() {
          else if (v.text == "limited_slip") t.differential->type = DifferentialType::LimitedSlip;
          else if (v.text == "torsen") t.differential->type = DifferentialType::Torsen;
          else throw Rejected("must be \"open\", \"locked\", \"limited_slip\" or \"torsen\"");
-       })},
+       }), "type"},
       {"differential", "torque_share", FieldScope::Differential, "torqueShare",
        "share of the drive torque; -1: by driving-wheel count"},
       {"differential", "preload", FieldScope::Differential, "preloadTorque",

@@ -379,6 +379,16 @@ class Builder {
         a.restLength = b.restLength = (a.restLength + b.restLength) / 2;
       }
     }
+    // A wheel alone on its axle (a three-wheeler's) within the same 5 cm of the centre plane is
+    // put on it: a Morgan-style trike whose one driven rear wheel sat 1 cm off spun itself round
+    // at full throttle, where the centred one drives straight.
+    for (size_t i = 0; i < geometry.size(); ++i) {
+      bool alone = true;
+      for (size_t j = 0; j < geometry.size() && alone; ++j)
+        alone = j == i || script_.wheels[j].wheel.axle != script_.wheels[i].wheel.axle;
+      const btScalar right = geometry[i].pivot.dot(frame_.right);
+      if (alone && std::fabs(right) <= btScalar(0.05)) geometry[i].pivot -= frame_.right * right;
+    }
     for (size_t i = 0; i < geometry.size(); ++i) {
       WheelSettings wheel = script_.wheels[i].wheel;
       wheel.attachmentPoint = toChassis(geometry[i].pivot);
@@ -624,6 +634,19 @@ class Builder {
                  "), yet wheel " + std::to_string(firstDriving + 1) +
                  " is a driving wheel (driving = 1): the vehicle cannot drive itself; a towed vehicle's "
                  "wheels are driving = 0");
+    }
+    // A differential that locks ties its axle's wheels together: on an axle with one driving
+    // wheel (a three-wheeler's) there is nothing to tie, and its type changes nothing.
+    for (size_t d = 0; d < settings.differentials.size(); ++d) {
+      const DifferentialSettings& differential = settings.differentials[d];
+      if (differential.type == DifferentialType::Open) continue;
+      int drivingWheels = 0;
+      for (const WheelSettings& wheel : settings.wheels) drivingWheels += wheel.driving && wheel.axle == differential.axle;
+      if (drivingWheels == 1)
+        noteAt(FieldScope::Differential, int(d), "differential " + std::to_string(d + 1) + " (axle " +
+                   std::to_string(differential.axle) + ")", "type",
+               "locks the wheels of its axle together, but the axle drives one wheel: with nothing to lock "
+               "it to, the type changes nothing (an open differential drives a lone wheel the same)");
     }
     // A vehicle that stands only with help (a trailer) brakes with its helper's brakes too.
     if (loads.empty()) return;
