@@ -562,7 +562,8 @@ class Builder {
 
   // LoadedVehicle::warnings when the wheels alone cannot hold the vehicle up (`error`, from
   // staticWheelLoads) and every rate is given: what the loader could not check, and how far the
-  // springs carry the whole weight, which is what a trailer's axle carries at most.
+  // springs carry the whole weight, which a trailer's axle carries when its hitch carries
+  // nothing (less with the centre of mass ahead of the axle, more behind it).
   void noteUndefinedLoads(const SettingsError& error, const std::vector<SupportPoint>& support) {
     const VehicleSettings& settings = vehicle_.settings;
     const btScalar weight = btScalar(vehicle_.mass * 9.81);  // N
