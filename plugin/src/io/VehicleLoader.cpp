@@ -17,6 +17,10 @@
 namespace raycar {
 namespace {
 
+// m/s^2: the loader's checks and notes weigh a vehicle on Earth (the world's gravity is not
+// known until the vehicle is built).
+constexpr btScalar kEarthGravity = btScalar(9.81);
+
 // `value` with `decimals` decimals, for the notes' figures.
 std::string fixed(double value, int decimals) {
   char text[32];
@@ -414,7 +418,7 @@ class Builder {
     // rates set (a trailer on one axle, a single-track vehicle) carries no such rule.
     if (!needsStaticLoads(vehicle_.settings)) return;
     try {
-      staticWheelLoads(supportPoints(vehicle_.settings), btScalar(vehicle_.mass * 9.81));
+      staticWheelLoads(supportPoints(vehicle_.settings), btScalar(vehicle_.mass) * kEarthGravity);
     } catch (const SettingsError& error) {
       std::string problems;
       for (const std::string& problem : error.problems()) problems += (problems.empty() ? "" : "; ") + problem;
@@ -493,11 +497,21 @@ class Builder {
     vehicle_.warnings.push_back(placedText({object, field, message, scope, index}));
   }
 
+  // A note's phrase for wheel `index`'s given damping (N s/m) when it is under 5% of `critical`
+  // (N s/m, at the load `atLoad` says), else "": a damping of 0.8 meant as 80% (which is -0.8)
+  // is 0.8 N s/m.
+  static std::string weakDamping(size_t index, btScalar damping, btScalar critical, const char* atLoad) {
+    if (!(damping > 0) || !(damping < btScalar(0.05) * critical)) return "";
+    return "wheel " + std::to_string(index + 1) + "'s damping " + fixed(damping, 2) + " N s/m is " +
+           fixed(100 * damping / critical, 2) + "% of critical (" + fixed(critical, 0) + " N s/m " + atLoad +
+           "): it rings on its spring; a damping <= 0 is a share of critical (-0.8: 80%)";
+  }
+
   // LoadedVehicle::warnings about each wheel's tire, spring and damper at its static load
   // (`loads`, N, at 9.81 m/s^2).
   void noteLoadedParts(const std::vector<btScalar>& loads) {
     const VehicleSettings& settings = vehicle_.settings;
-    const btScalar gravity = btScalar(9.81);
+    const btScalar gravity = kEarthGravity;
     // Per axle, its weakest wheel: one note for each tire that is wrong for its load.
     std::map<int, int> weakestOnAxle;
     std::map<int, btScalar> weakestFactor;
@@ -546,15 +560,12 @@ class Builder {
                    " m (stiffness 0 sets the rate that rests it as modelled)");
         }
       }
-      if (wheel.damping > 0 && !dampingNoted.count(wheel.axle) && loads[i] > 0) {
-        const btScalar critical = criticalDamping(stiffness, loads[i] / gravity);  // N s/m
-        if (wheel.damping < btScalar(0.05) * critical) {
+      if (!dampingNoted.count(wheel.axle) && loads[i] > 0) {
+        const std::string weak = weakDamping(i, wheel.damping, criticalDamping(stiffness, loads[i] / gravity),
+                                             "for its spring and load");
+        if (!weak.empty()) {
           dampingNoted.insert(wheel.axle);
-          noteAt(FieldScope::Wheel, int(i), "", "damping",
-               "wheel " + std::to_string(i + 1) + "'s damping " + fixed(wheel.damping, 2) + " N s/m is " +
-                   fixed(100 * wheel.damping / critical, 2) + "% of critical (" + fixed(critical, 0) +
-                   " N s/m for its spring and load): it rings on its spring; a damping <= 0 is a share of "
-                   "critical (-0.8: 80%)");
+          noteAt(FieldScope::Wheel, int(i), "", "damping", weak);
         }
       }
     }
@@ -566,7 +577,7 @@ class Builder {
   // nothing (less with the centre of mass ahead of the axle, more behind it).
   void noteUndefinedLoads(const SettingsError& error, const std::vector<SupportPoint>& support) {
     const VehicleSettings& settings = vehicle_.settings;
-    const btScalar weight = btScalar(vehicle_.mass * 9.81);  // N
+    const btScalar weight = btScalar(vehicle_.mass) * kEarthGravity;  // N
     const btScalar share = weight / btScalar(settings.wheels.size());  // N a wheel
     std::string text;
     for (const std::string& problem : error.problems()) text += (text.empty() ? "" : "; ") + problem;
@@ -587,11 +598,9 @@ class Builder {
                 " m before its bump stop";
       // At the whole share; critical damping goes with the square root of the load, so a hitch
       // carrying a tenth of it raises the share by 5% only.
-      const btScalar critical = criticalDamping(wheel.stiffness, share / btScalar(9.81));  // N s/m
-      if (wheel.damping > 0 && wheel.damping < btScalar(0.05) * critical)
-        text += "; wheel " + std::to_string(i + 1) + "'s damping " + fixed(wheel.damping, 2) + " N s/m is " +
-                fixed(100 * wheel.damping / critical, 2) + "% of critical (" + fixed(critical, 0) +
-                " N s/m at that load): it rings on its spring; a damping <= 0 is a share of critical (-0.8: 80%)";
+      const std::string weak =
+          weakDamping(i, wheel.damping, criticalDamping(wheel.stiffness, share / kEarthGravity), "at that load");
+      if (!weak.empty()) text += "; " + weak;
     }
     vehicle_.warnings.push_back(
         Error({script_.path, script_.wheels.empty() ? 0 : script_.wheels.front().line, "[[wheel]] records"}, text)
@@ -604,7 +613,7 @@ class Builder {
   // mass (a car's 4 x 1 kg m^2 on 0.3 m wheels is 44 kg, 3%); the footbrake reaches half a g.
   void notePlausibility() {
     const VehicleSettings& settings = vehicle_.settings;
-    const btScalar gravity = btScalar(9.81);
+    const btScalar gravity = kEarthGravity;
     const btScalar mass = btScalar(vehicle_.mass);
     const std::vector<SupportPoint> support = supportPoints(settings);
     std::vector<btScalar> loads;
@@ -612,8 +621,7 @@ class Builder {
       loads = staticWheelLoads(support, mass * gravity);
     } catch (const SettingsError& error) {
       // Reached only with every rate given (checkSupport stops a script that needs the loads).
-      noteUndefinedLoads(error, support);
-      loads.clear();
+      noteUndefinedLoads(error, support);  // `loads` stays empty
     }
     if (!loads.empty()) noteLoadedParts(loads);
     btScalar spinMass = 0;  // kg
