@@ -29,7 +29,16 @@ inline void prefetchLine(const char* line) {
 inline void prefetchBytes(const void* begin, std::size_t bytes) {
   constexpr std::size_t kCacheLine = 64;
   const char* address = static_cast<const char*>(begin);
-  for (std::size_t offset = 0; offset < bytes; offset += kCacheLine) prefetchLine(address + offset);
+  // Four lines a round: a car asks for about 85 lines as its step begins, and one line a round
+  // took four instructions a line (the loop's count, test and branch around each prefetch).
+  std::size_t offset = 0;
+  for (; offset + 3 * kCacheLine < bytes; offset += 4 * kCacheLine) {
+    prefetchLine(address + offset);
+    prefetchLine(address + offset + kCacheLine);
+    prefetchLine(address + offset + 2 * kCacheLine);
+    prefetchLine(address + offset + 3 * kCacheLine);
+  }
+  for (; offset < bytes; offset += kCacheLine) prefetchLine(address + offset);
 }
 
 template <class T>

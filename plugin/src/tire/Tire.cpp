@@ -7,6 +7,15 @@
 #include "raycar/vehicle/SettingsFields.h"
 #include "tire/ArcTangent.h"
 
+// The law's two layers, slips into normalised slips (law) and those into a force
+// (combinedLaw), are one function: the solve asks for about twenty laws a car and step, and the
+// call between them passed the result through memory.
+#if defined(__GNUC__) || defined(__clang__)
+#define RAYCAR_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define RAYCAR_ALWAYS_INLINE inline
+#endif
+
 namespace raycar {
 
 btScalar slipRatio(btScalar forwardSpeed, btScalar surfaceSpeed, btScalar epsilon) {
@@ -51,7 +60,7 @@ btScalar SlipCurveTire::slipStiffness(const TireContact& contact, bool longitudi
 }
 
 template <bool kLongitudinal>
-FrictionLaw SlipCurveTire::combinedLaw(btScalar sigmaX, btScalar sigmaY, btScalar scale) const {
+RAYCAR_ALWAYS_INLINE FrictionLaw SlipCurveTire::combinedLaw(btScalar sigmaX, btScalar sigmaY, btScalar scale) const {
   // sigma = (s, tan alpha); the normalised slips n = (s / s_peak, alpha / alpha_peak), rho = |n|.
   // Each direction's force is its own curve read at the combined slip, times that direction's
   // share of a unit vector d:  F_own = scale x mu_own(rho x peak_own) x d_own.
