@@ -417,15 +417,16 @@ class Builder {
     // tire whose reference load comes from them (as VehicleRuntime decides). A model with its
     // rates set (a trailer on one axle, a single-track vehicle) carries no such rule.
     if (!needsStaticLoads(vehicle_.settings)) return;
+    const std::vector<SupportPoint> support = supportPoints(vehicle_.settings);
     try {
-      staticWheelLoads(supportPoints(vehicle_.settings), btScalar(vehicle_.mass) * kEarthGravity);
+      staticWheelLoads(support, btScalar(vehicle_.mass) * kEarthGravity);
     } catch (const SettingsError& error) {
       std::string problems;
       for (const std::string& problem : error.problems()) problems += (problems.empty() ? "" : "; ") + problem;
       scriptError("[[wheel]] records", script_.wheels.empty() ? 0 : script_.wheels.front().line,
                   problems + " (the centre of mass comes from the [[hull]] records' masses and zoffsets and "
                              "their parts' meshes; the wheels' places from the model's wheelN_lower helpers)" +
-                      (standsOnALine(supportPoints(vehicle_.settings)) ? kOneLineHint : ""));
+                      (standsOnALine(support) ? kOneLineHint : ""));
     }
   }
 
