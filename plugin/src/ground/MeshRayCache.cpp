@@ -232,6 +232,16 @@ bool MeshRayCache::gather(const btBvhTriangleMeshShape& shape, const btVector3& 
     const bool overlap = testQuantizedAabbAgainstQuantizedAabb(
         queryMin, queryMax, node.m_quantizedAabbMin, node.m_quantizedAabbMax);
     if (!node.isLeafNode()) {
+      if (overlap) {
+        // Entering a subtree: its left child follows it in the array, its right child lies
+        // past the left one's subtree, and the walk reads it (to test or to skip it) only
+        // once it is done with all of that. Asked for now, it arrives while the walk is down
+        // the left side. Without this each level's right child is a memory round trip after
+        // the last: a thousand cars' refreshes waited ~2.6 us each on the mesh's tree.
+        const btQuantizedBvhNode& left = nodes[i + 1];
+        const int right = i + 1 + (left.isLeafNode() ? 1 : left.getEscapeIndex());
+        if (right < end) prefetchLine(reinterpret_cast<const char*>(&nodes[right]));
+      }
       i += overlap ? 1 : node.getEscapeIndex();
       continue;
     }
