@@ -101,6 +101,38 @@ TEST_CASE("a car driven off its track's edge is reported as having left the grou
   CHECK(summary.vehicles.front().leftGroundAt < 12);
 }
 
+TEST_CASE("a car spawned on an incline stands on it: no wheel starts in the ground, and braked it stays put") {
+  // On 15 degrees (tan 15 = 0.27, within the tires' grip) the sedan is placed with its footbrake
+  // and handbrake on. Spawned level, its uphill wheels had started in the slope: a wheel carried
+  // 157 kN (43 times its static load) and the car was 12 cm from its start after 3 s. Tilted to
+  // the slope, it starts at rest on its springs (3.74 kN at most, 9.9 mm): no wheel may carry more than
+  // twice its static load (the most a suddenly applied load gives an undamped spring; on the
+  // slope the downhill axle's share grows by h tan(15) / L, about 5% of the weight, so 2.2 x the
+  // flat static load), and the car may move no more than its tires' carcass deflection under the
+  // slope's pull, m g sin(15) / (4 x 1e5 N/m per tire) ~ 1 cm: 3 cm allowed.
+  const std::string text = "[scene]\nstep = 0.008333333\nduration = 3\n[ground]\ntype = \"incline\"\n"
+                           "slope_deg = 15\nfriction = 1\n[[vehicle]]\nscript = \"" +
+                           std::string(RAYCAR_DATA_DIR) + "/vehicles/sedan.vehicle.toml\"\nposition = [0, 0, 0]\n"
+                           "driver = \"timeline\"\nevents = [[0, 0, 1, 0, 1]]\n";
+  SceneRunner runner(parseScene(text, "incline.toml"));
+  while (!runner.finished()) runner.step();
+  const SceneSummary summary = runner.summary();
+  REQUIRE(summary.vehicles.size() == 1);
+  const VehicleSummary& car = summary.vehicles.front();
+  REQUIRE(car.finite);
+  double largestStaticLoad = 0;
+  for (const VehicleBuild::Wheel& wheel : car.build.wheels)
+    largestStaticLoad = std::max(largestStaticLoad, wheel.staticLoad);
+  REQUIRE(largestStaticLoad > 0);
+  double peakLoad = 0;
+  for (const TelemetryRow& row : runner.telemetry())
+    for (const WheelState& wheel : row.wheels) peakLoad = std::max(peakLoad, double(wheel.normalLoad));
+  CHECK(peakLoad < 2.2 * largestStaticLoad);
+  const std::vector<TelemetryRow>& rows = runner.telemetry();
+  REQUIRE(rows.size() > 2);
+  CHECK((rows.back().position - rows.front().position).length() < 0.03);
+}
+
 TEST_CASE("parking: the car ends inside the space and the bicycle ghost stays within 0.6 m") {
   // Seed 002's environment: 0.01 s step, a <= 1 m/s^2, steer <= 45 deg, v <= 2.78 m/s. The full
   // model lags its commanded speed (pedal and clutch at the start) and its tires slip a little,

@@ -174,15 +174,27 @@ void SceneRunner::spawnVehicles() {
       const int column = copy % entry.columns, row = copy / entry.columns;
       btVector3 position = entry.position + btVector3(btScalar(column * entry.spacing[0]),
                                                       btScalar(row * entry.spacing[1]), 0);
-      // Stand on the ground below: entry z is the height above it.
+      // Stand on the ground below, its model's ground plane on the ground's surface there:
+      // entry z is the height above it, along the surface's normal. A car spawned level on a
+      // slope had its uphill wheels in the ground (on 15 degrees a van's first step put 168 kN
+      // on one wheel, 23 times its static load, and threw the car).
       btCollisionWorld::ClosestRayResultCallback down(position + btVector3(0, 0, 1000), position - btVector3(0, 0, 1000));
       world_->rayTest(down.m_rayFromWorld, down.m_rayToWorld, down);
-      if (down.hasHit()) position.setZ(down.m_hitPointWorld.z() + position.z());
+      btQuaternion tilt = btQuaternion::getIdentity();
+      if (down.hasHit()) {
+        const btVector3 normal = down.m_hitNormalWorld.normalized();
+        const btScalar height = position.z();
+        // Level ground (normal (0, 0, 1)) keeps x and y and gives the identity exactly, so a
+        // flat scene spawns bit for bit where it always did.
+        position = btVector3(position.x() + normal.x() * height, position.y() + normal.y() * height,
+                             down.m_hitPointWorld.z() + normal.z() * height);
+        if (normal.z() > 0) tilt = shortestArcQuat(btVector3(0, 0, 1), normal);
+      }
       const btQuaternion heading(btVector3(0, 0, 1), btScalar(entry.headingDegrees * kDegree));
       Run run;
       // The scene's world is Z up and heading 0 faces +Y; the model stands on its script's axes.
       const btTransform upright = placeModel(vehicle, btVector3(0, 0, 1), btVector3(0, 1, 0), btVector3(0, 0, 0));
-      run.car = std::make_unique<SpawnedVehicle>(*world_, model, btTransform(heading, position) * upright,
+      run.car = std::make_unique<SpawnedVehicle>(*world_, model, btTransform(tilt * heading, position) * upright,
                                                  group_.get());
       run.car->chassis().setActivationState(DISABLE_DEACTIVATION);
       run.car->vehicle().setSurfaceTable(surfaces_);
