@@ -739,6 +739,51 @@ TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a poi
   CHECK_NOTHROW(loadVehicle(kTestData + "/helpers/g_points_only.vehicle.toml"));
 }
 
+TEST_CASE("a malformed OBJ line is an error naming the file, its own line and the object") {
+  // tinyobjloader reads a missing coordinate or a word as 0, skips a line it does not know
+  // (a mistyped `v` drops a vertex and moves every later face onto other corners), keeps a
+  // two-corner face, and names no line for a reference it cannot read: each is caught line by
+  // line before it parses.
+  const std::string body = "o body\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";  // lines 1-5
+  struct Row {
+    const char* what;
+    const char* line6;  // the malformed line, after the body's five
+    const char* message;
+  };
+  const Row rows[] = {
+      {"a missing coordinate", "v 1.0 2.0", "bad.obj:6: vertex 4: a vertex needs three coordinates (v x y z); this line has 2"},
+      {"a word for a coordinate", "v 1 two 3", "bad.obj:6: vertex 4: vertex coordinate 'two' is not a number"},
+      {"an infinite coordinate", "v 1 inf 3", "bad.obj:6: vertex 4: vertex coordinate is not a finite number"},
+      {"an unknown statement", "vv 1 2 3", "bad.obj:6: body: unknown OBJ statement 'vv' (a vertex is 'v x y z', a face 'f a b c', an object 'o name')"},
+      {"a face of two corners", "f 1 2", "bad.obj:6: body: 'f' needs at least 3 vertices; this line has 2"},
+      {"an edge of one corner", "l 1", "bad.obj:6: body: 'l' needs at least 2 vertices; this line has 1"},
+      {"a face past the last vertex", "f 1 2 9999", "bad.obj:6: body: refers to vertex 9999, but the file has 3"},
+      {"a face before the first vertex", "f 1 2 -500", "bad.obj:6: body: refers to vertex -500, before the first (3 vertices so far)"},
+      {"a word for a texture number", "f 1/x 2 3",
+       "bad.obj:6: body: '1/x' is not a vertex reference (v, v/vt, v//vn or v/vt/vn: numbers from 1, or negative back from the last vertex)"},
+      {"vertex 0", "f 0 1 2",
+       "bad.obj:6: body: '0' is not a vertex reference (v, v/vt, v//vn or v/vt/vn: numbers from 1, or negative back from the last vertex)"},
+      {"three slashes", "f 1/1/1/1 2 3",
+       "bad.obj:6: body: '1/1/1/1' is not a vertex reference (v, v/vt, v//vn or v/vt/vn: numbers from 1, or negative back from the last vertex)"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.what);
+    try {
+      parseObjModel(body + row.line6 + "\n", "bad.obj");
+      FAIL_CHECK("no error");
+    } catch (const Error& error) {
+      CHECK(std::string(error.what()) == row.message);
+    }
+  }
+  // The forms the format allows load: texture and normal numbers, relative references, and
+  // statements raycar does not read (smoothing groups, materials, normals, texture coordinates),
+  // and lines of whitespace alone (the fuzzer's vertical tab).
+  const ObjModel model = parseObjModel(
+      body + "vt 0 0\nvn 0 0 1\ns off\nusemtl paint\nf 1/1/1 2//1 -1/1\n\v\f\nf -3 -2 -1\nl 1 2\np 3\n", "good.obj");
+  REQUIRE(model.find("body") != nullptr);
+  CHECK(model.find("body")->triangles.size() == 3);
+}
+
 TEST_CASE("objects that are no vehicle part are listed as ignored, in the file's order") {
   // A decoration named otherwise than hullN (an exhaust stack, a light bar) is neither shown nor
   // simulated; the loader says which ones, and the bundled vehicles have none.

@@ -2,6 +2,7 @@
 
 #include <tiny_obj_loader.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -32,17 +33,84 @@ struct LineIndex {
   std::vector<Declared> objects;  // in order
 };
 
-// tinyobjloader reads what is not a number (or "nan") as 0; the coordinates are checked here.
-void checkVertexLine(const std::string& content, int line, size_t index, const std::string& path) {
-  const char* cursor = content.c_str() + 1;
-  for (int axis = 0; axis < 3; ++axis) {
+// The statements of Wavefront's OBJ format. tinyobjloader skips any other line without a word,
+// so a mistyped `v` would drop a vertex and move every later face onto the wrong corners.
+bool isObjStatement(const std::string& keyword) {
+  static const char* const kStatements[] = {
+      "v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "mg", "usemtl", "mtllib", "usemap",
+      "maplib", "cstype", "deg", "bmat", "step", "curv", "curv2", "surf", "parm", "trim", "hole",
+      "scrv", "sp", "end", "con", "bevel", "c_interp", "d_interp", "lod", "shadow_obj",
+      "trace_obj", "ctech", "stech"};
+  for (const char* statement : kStatements)
+    if (keyword == statement) return true;
+  return false;
+}
+
+std::vector<std::string> words(const std::string& content) {
+  std::vector<std::string> result;
+  std::istringstream stream(content);
+  std::string word;
+  while (stream >> word) result.push_back(word);
+  return result;
+}
+
+// tinyobjloader reads what is not a number (or "nan") as 0, and a missing coordinate as 0; the
+// coordinates are checked here.
+void checkVertexLine(const std::vector<std::string>& fields, int line, size_t index, const std::string& path) {
+  const ErrorLocation where{path, line, "vertex " + std::to_string(index + 1)};
+  if (fields.size() < 4)
+    throw Error(where, "a vertex needs three coordinates (v x y z); this line has " +
+                           std::to_string(fields.size() - 1));
+  for (size_t axis = 1; axis <= 3; ++axis) {
+    const char* text = fields[axis].c_str();
     char* end = nullptr;
-    const double value = std::strtod(cursor, &end);
-    if (end == cursor || !std::isfinite(value))
-      throw Error({path, line, "vertex " + std::to_string(index + 1)},
-                  "vertex coordinate is not a finite number");
-    cursor = end;
+    const double value = std::strtod(text, &end);
+    if (end == text || *end != '\0')
+      throw Error(where, "vertex coordinate '" + fields[axis] + "' is not a number");
+    if (!std::isfinite(value)) throw Error(where, "vertex coordinate is not a finite number");
   }
+}
+
+// One of an element's vertex references: v, v/vt, v//vn or v/vt/vn, each a nonzero integer
+// (negative counts back from the last vertex so far). False when it is none of those forms.
+bool readVertexReference(const std::string& reference, long& vertex) {
+  if (std::count(reference.begin(), reference.end(), '/') > 2) return false;
+  size_t begin = 0;
+  for (int part = 0; begin <= reference.size(); ++part) {
+    const size_t slash = std::min(reference.find('/', begin), reference.size());
+    const std::string number = reference.substr(begin, slash - begin);
+    begin = slash + 1;
+    if (number.empty() && part > 0) continue;  // v//vn, or a trailing slash
+    char* end = nullptr;
+    const long value = std::strtol(number.c_str(), &end, 10);
+    if (number.empty() || *end != '\0' || value == 0) return false;
+    if (part == 0) vertex = value;  // texture and normal numbers are not read
+  }
+  return true;
+}
+
+// An element's (`f`, `l`, `p`) vertex references. Returns the largest vertex number it names,
+// which the caller checks against the file's count once every `v` line is read.
+long checkElementLine(const std::vector<std::string>& fields, size_t minimumVertices,
+                      size_t verticesSoFar, const ErrorLocation& where) {
+  const std::string& kind = fields[0];
+  if (fields.size() - 1 < minimumVertices)
+    throw Error(where, "'" + kind + "' needs at least " + std::to_string(minimumVertices) +
+                           (minimumVertices == 1 ? " vertex" : " vertices") + "; this line has " +
+                           std::to_string(fields.size() - 1));
+  long largest = 0;
+  for (size_t i = 1; i < fields.size(); ++i) {
+    long value = 0;
+    if (!readVertexReference(fields[i], value))
+      throw Error(where, "'" + fields[i] + "' is not a vertex reference (v, v/vt, v//vn or v/vt/vn: "
+                                          "numbers from 1, or negative back from the last vertex)");
+    const long vertex = value > 0 ? value : long(verticesSoFar) + value + 1;
+    if (vertex < 1)
+      throw Error(where, "refers to vertex " + std::to_string(value) + ", before the first (" +
+                             std::to_string(verticesSoFar) + " vertices so far)");
+    largest = std::max(largest, vertex);
+  }
+  return largest;
 }
 
 LineIndex indexLines(const std::string& text, const std::string& path) {
@@ -50,19 +118,41 @@ LineIndex indexLines(const std::string& text, const std::string& path) {
   std::istringstream stream(text);
   std::string line;
   int number = 0;
+  struct Reference {
+    int line;
+    std::string object;
+    long vertex;
+  };
+  std::vector<Reference> largestReferences;  // per element line, checked once the count is known
   while (std::getline(stream, line)) {
     ++number;
     const std::string content = trim(line);
-    if (content.size() > 2 && content[0] == 'v' && (content[1] == ' ' || content[1] == '\t')) {
-      checkVertexLine(content, number, index.vertexLines.size(), path);
+    if (content.empty() || content[0] == '#') continue;
+    const std::vector<std::string> fields = words(content);
+    if (fields.empty()) continue;  // only whitespace trim() keeps (a form feed)
+    const std::string& keyword = fields[0];
+    const std::string object = index.objects.empty() ? "" : index.objects.back().name;
+    if (!isObjStatement(keyword))
+      throw Error({path, number, object},
+                  "unknown OBJ statement '" + keyword + "' (a vertex is 'v x y z', a face 'f a b c', an object 'o name')");
+    if (keyword == "v") {
+      checkVertexLine(fields, number, index.vertexLines.size(), path);
       index.vertexLines.push_back(number);
       if (!index.objects.empty()) index.objects.back().endVertex = index.vertexLines.size();
-    } else if (content.size() > 2 && (content[0] == 'o' || content[0] == 'g') &&
-               (content[1] == ' ' || content[1] == '\t')) {
+    } else if (keyword == "f" || keyword == "l" || keyword == "p") {
+      const size_t minimum = keyword == "f" ? 3 : keyword == "l" ? 2 : 1;
+      const long largest = checkElementLine(fields, minimum, index.vertexLines.size(), {path, number, object});
+      largestReferences.push_back({number, object, largest});
+    } else if ((keyword == "o" || keyword == "g") && fields.size() > 1) {
       const size_t next = index.vertexLines.size();
       index.objects.push_back({trim(content.substr(2)), number, next, next});
     }
   }
+  for (const Reference& reference : largestReferences)
+    if (size_t(reference.vertex) > index.vertexLines.size())
+      throw Error({path, reference.line, reference.object},
+                  "refers to vertex " + std::to_string(reference.vertex) + ", but the file has " +
+                      std::to_string(index.vertexLines.size()));
   return index;
 }
 

@@ -37,7 +37,9 @@ struct ObjModel {
 };
 
 // Loads and checks the file: it exists and parses, has at least one object, no two objects share
-// a name, every vertex is finite. Throws raycar::Error naming file, line and object.
+// a name, every line is a statement of the format, every vertex has three finite coordinates,
+// every face, edge and point has its corners and refers to vertices the file has. Throws
+// raycar::Error naming file, line and object.
 ObjModel loadObjModel(const std::string& path);
 // The same from text in memory (`path` only names it in errors).
 ObjModel parseObjModel(const std::string& text, const std::string& path);
