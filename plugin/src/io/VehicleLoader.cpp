@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <set>
@@ -933,6 +934,10 @@ LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model) {
 
 LoadedVehicle loadVehicle(const std::string& scriptPath, const std::vector<KeyOverride>& overrides) {
   const VehicleScript script = loadVehicleScript(scriptPath, overrides);
+  std::ifstream probe(script.objPath, std::ios::binary);
+  if (!probe)  // named at the script's key: the path that key gave, resolved
+    throw Error({scriptPath, scriptKeyLine(script, "model", "obj"), "model.obj"},
+                "cannot open the OBJ file " + script.objPath);
   const ObjModel model = loadObjModel(script.objPath);
   return buildVehicle(script, model);
 }

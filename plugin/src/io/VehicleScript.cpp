@@ -308,10 +308,28 @@ VehicleScript parseVehicleScript(const std::string& text, const std::string& pat
   }
   Parser(script).read(document);
   if (script.objPath.empty()) throw Error({path, 0, "model.obj"}, "[model] obj is required: the OBJ model");
-  if (std::fabs(script.modelAxes.up.dot(script.modelAxes.forward)) > 0.5f)
-    throw Error({path, 0, "model.forward"}, "the model's up and forward axes must differ");
+  if (std::fabs(script.modelAxes.up.dot(script.modelAxes.forward)) > 0.5f) {
+    // Either key may be the mistake: the error stands at the later one and names both.
+    const int upLine = scriptKeyLine(script, "model", "up"), forwardLine = scriptKeyLine(script, "model", "forward");
+    auto where = [](int line) { return line > 0 ? " (line " + std::to_string(line) + ")" : std::string(" (default)"); };
+    throw Error({path, std::max(upLine, forwardLine), upLine > forwardLine ? "model.up" : "model.forward"},
+                "the model's up axis" + where(upLine) + " and forward axis" + where(forwardLine) +
+                    " lie along one line; they must be perpendicular");
+  }
   if (script.objPath[0] != '/') script.objPath = directoryOf(path) + script.objPath;
   return script;
+}
+
+int scriptKeyLine(const VehicleScript& script, const std::string& section, const std::string& key) {
+  auto sameKey = [](const std::string& written, const std::string& name) {  // keys ignore case
+    return written.size() == name.size() &&
+           std::equal(written.begin(), written.end(), name.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           });
+  };
+  for (const ScriptKeyPlace& place : script.keyPlaces)
+    if (place.section == section && place.record < 0 && sameKey(place.key, key)) return place.line;
+  return 0;
 }
 
 VehicleScript loadVehicleScript(const std::string& path, const std::vector<KeyOverride>& overrides) {

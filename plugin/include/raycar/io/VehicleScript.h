@@ -81,6 +81,10 @@ VehicleScript loadVehicleScript(const std::string& path, const std::vector<KeyOv
 VehicleScript parseVehicleScript(const std::string& text, const std::string& path,
                                  const std::vector<KeyOverride>& overrides = {});
 
+// The line of a table key (`section`.`key`, not a [[record]]'s) as the script wrote it; 0 when
+// it did not (the key kept its default).
+int scriptKeyLine(const VehicleScript& script, const std::string& section, const std::string& key);
+
 // The key table, for documentation.
 enum class ScriptValueType { Number, Integer, Boolean, Text, NumberList, IntegerList, Vector3, PointList };
 struct ScriptKeyInfo {
