@@ -150,6 +150,13 @@ TEST_CASE("a bad override is the file's error, placed at the override") {
       CHECK(std::string(error.what()).find(row.message) != std::string::npos);
     }
   }
+  // A key set in every [[wheel]] record is one mistake: said once, not once per record.
+  try {
+    parseVehicleScript(text, kCoupe, overrides({"wheel.stifness=3"}));
+    FAIL("accepted");
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()).find("more:") == std::string::npos);
+  }
 }
 
 TEST_CASE("raycar-sim's overrides go to the scene's own sections or to every vehicle's script") {

@@ -226,6 +226,10 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[ground]\ntype = \"lava\"\n", "bad.toml:2: ground.type: must be \"plane\""},
       {"[[vehicle]]\nscript = \"a\"\ndriver = \"follow_path\"\n", "bad.toml:1: vehicle.path: this driver needs a path"},
       {"[[vehicle]]\nscript = \"a\"\nevents = [[1, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]]\n", "bad.toml:3: vehicle.events: event times must increase"},
+      // A table's error names its row and column (from 1); the handbrake column also takes true / false.
+      {"[[vehicle]]\nscript = \"a\"\nevents = [[0, 0, 0, 0, 0], [1, \"full\", 0, 0, 0]]\n", "bad.toml:3: vehicle.events: row 2, column 2: expects a number"},
+      {"[[vehicle]]\nscript = \"a\"\nevents = [[0, 0, 0, 0, \"on\"]]\n", "bad.toml:3: vehicle.events: row 1, column 5: expects a number (or true / false)"},
+      {"[[vehicle]]\nscript = \"a\"\nevents = [[0, 0, 0, 0], [1, 0, 0, 0, 0]]\n", "bad.toml:3: vehicle.events: row 1: expects an array of 5 numbers"},
       {"[scene]\nstep = 0.01\n", "bad.toml: vehicle: the scene has no [[vehicle]]"},
       {"[weather]\nrain = 1\n", "bad.toml:1: weather: unknown section"},
       {"[[vehicle]]\nscript = \"a\"\nposition = [1, 2]\n", "bad.toml:3: vehicle.position: expects an array of 3 numbers"},
@@ -239,7 +243,7 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[surfaces]\nmaterials = { ice = -1 }\n", "bad.toml:2: surfaces.materials: must lie in [0, 1e+06]"},
       {"[surfaces]\nfriction = [[0, 1.5, 0.2]]\n", "bad.toml:2: surfaces.friction: a row is [surface_id, material, friction]"},
       {"[surfaces]\nfriction = [[0, 1, 12]]\n", "bad.toml:2: surfaces.friction: friction must lie in [0, 10]"},
-      {"[surfaces]\nfriction = [[0, 1]]\n", "bad.toml:2: surfaces.friction: expects an array of 3 numbers"},
+      {"[surfaces]\nfriction = [[0, 1]]\n", "bad.toml:2: surfaces.friction: row 1: expects an array of 3 numbers"},
       {"[surfaces]\nmaterials = { ice = 1 }\n[[vehicle]]\nscript = \"a\"\n", "bad.toml:1: surfaces.materials: names track objects: needs a track ground"},
   };
   for (const Row& row : rows) {
@@ -252,6 +256,18 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       CHECK(std::string(error.what()).find(row.expected) != std::string::npos);
     }
   }
+}
+
+TEST_CASE("a timeline's handbrake column takes 0 / 1 or false / true") {
+  const Scene scene = parseScene("[[vehicle]]\nscript = \"a\"\nevents = [[0, 1, 0, 0, false], [1, 0, 1, 0, true], [2, 0, 0, 0, 1]]\n",
+                                 "flags.toml");
+  REQUIRE(scene.vehicles.size() == 1);
+  const std::vector<TimelineEvent>& events = scene.vehicles.front().events;
+  REQUIRE(events.size() == 3);
+  CHECK(!events[0].handbrake);
+  CHECK(events[1].handbrake);
+  CHECK(events[2].handbrake);
+  CHECK(events[1].brake == 1.0f);
 }
 
 TEST_CASE("kerbs: the shapes span a 25 cm trench the ray drops into, and every kind crosses the course") {

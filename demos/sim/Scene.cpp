@@ -150,7 +150,7 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
         });
         reader.on("events", [&](const toml::node& n) {
           double previous = -1;
-          for (const std::vector<double>& row : reader.rows(n, 5)) {
+          for (const std::vector<double>& row : reader.rows(n, 5, 4)) {  // the handbrake: 0 / 1 or false / true
             if (row[0] <= previous) reader.fail("event times must increase");
             previous = row[0];
             entry.events.push_back({row[0], float(std::clamp(row[1], -1.0, 1.0)), float(std::clamp(row[2], 0.0, 1.0)),

@@ -66,11 +66,31 @@ std::vector<double> TableReader::numbers(const toml::node& node, size_t size, do
   return values;
 }
 
-std::vector<std::vector<double>> TableReader::rows(const toml::node& node, size_t size) const {
+std::vector<std::vector<double>> TableReader::rows(const toml::node& node, size_t size, int flagColumn) const {
   const toml::array* array = node.as_array();
   if (!array) fail("expects an array of arrays");
   std::vector<std::vector<double>> values;
-  for (const toml::node& row : *array) values.push_back(numbers(row, size, -1e6, 1e6));
+  for (size_t r = 0; r < array->size(); ++r) {
+    // Each problem at its row and column (from 1, as a reader counts them), not the key's alone.
+    const std::string where = "row " + std::to_string(r + 1);
+    const toml::array* row = (*array)[r].as_array();
+    if (!row || row->size() != size) fail(where + ": expects an array of " + std::to_string(size) + " numbers");
+    std::vector<double> numbersOfRow;
+    for (size_t c = 0; c < size; ++c) {
+      const toml::node& element = (*row)[c];
+      if (int(c) == flagColumn && element.is_boolean()) {  // an on / off column: true or false, or 1 or 0
+        numbersOfRow.push_back(*element.value<bool>() ? 1 : 0);
+        continue;
+      }
+      try {
+        numbersOfRow.push_back(number(element, -1e6, 1e6));
+      } catch (const Error& error) {
+        fail(where + ", column " + std::to_string(c + 1) + ": " + error.message() +
+             (int(c) == flagColumn ? " (or true / false)" : ""));
+      }
+    }
+    values.push_back(numbersOfRow);
+  }
   return values;
 }
 

@@ -30,7 +30,8 @@ class TableReader {
   std::string text(const toml::node& node) const;
   bool boolean(const toml::node& node) const;
   std::vector<double> numbers(const toml::node& node, size_t size, double low, double high) const;
-  std::vector<std::vector<double>> rows(const toml::node& node, size_t size) const;
+  // An array of `size`-number rows; column `flagColumn` (from 0; -1: none) also takes true / false.
+  std::vector<std::vector<double>> rows(const toml::node& node, size_t size, int flagColumn = -1) const;
 
  private:
   std::string file_, section_;

@@ -92,6 +92,14 @@ class Parser {
     std::stable_sort(problems_.begin(), problems_.end(), [](const Error& a, const Error& b) {
       return a.location().line < b.location().line;
     });
+    // A --set key for every record of a section (wheel.x=...) is one mistake, not one per
+    // record: problems that read the same (file, line, key and message) are listed once.
+    std::vector<Error> distinct;
+    for (const Error& problem : problems_)
+      if (std::none_of(distinct.begin(), distinct.end(),
+                       [&](const Error& kept) { return std::string(kept.what()) == problem.what(); }))
+        distinct.push_back(problem);
+    problems_ = std::move(distinct);
     if (problems_.size() == 1) throw problems_.front();
     if (problems_.size() > 1) {
       // One error, placed at the first problem; its message lists the others with their places.
