@@ -777,9 +777,9 @@ TEST_CASE("a malformed OBJ line is an error naming the file, its own line and th
   }
   // The forms the format allows load: texture and normal numbers, relative references, and
   // statements raycar does not read (smoothing groups, materials, normals, texture coordinates),
-  // and lines of whitespace alone (the fuzzer's vertical tab).
+  // comments after an element, and lines of whitespace alone (the fuzzer's vertical tab).
   const ObjModel model = parseObjModel(
-      body + "vt 0 0\nvn 0 0 1\ns off\nusemtl paint\nf 1/1/1 2//1 -1/1\n\v\f\nf -3 -2 -1\nl 1 2\np 3\n", "good.obj");
+      body + "vt 0 0\nvn 0 0 1\ns off\nusemtl paint\nf 1/1/1 2//1 -1/1 # a comment\n\v\f\nf -3 -2 -1\nl 1 2\np 3\n", "good.obj");
   REQUIRE(model.find("body") != nullptr);
   CHECK(model.find("body")->triangles.size() == 3);
 }

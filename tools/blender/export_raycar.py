@@ -163,7 +163,12 @@ def write_script(path, obj_path, forward, hulls, wheels, depsgraph):
             if key in hull.keys():
                 values[key] = hull[key]
         for key, value in values.items():
-            comment = "  # kg: the car's mass" if key == "mass" and i == 0 and "mass" not in hull.keys() else ""
+            # Spread through hull1's volume, the mass sits at hull1's centroid: a whole body's is
+            # about half its height up, where a road car's is near 0.5 m, and a car that tall for
+            # its track rolls over in a hard turn. A low ballast box (hull2 with the mass, hull1 0)
+            # puts it where the car's is (README, "Make your own vehicle").
+            comment = ("  # kg: the car's mass, at hull1's centroid (a low ballast hull puts it lower)"
+                       if key == "mass" and i == 0 and "mass" not in hull.keys() else "")
             lines.append("%s = %s%s" % (key, value_text(value), comment))
         lines.append("")
     for wheel, a in zip(wheels, along):

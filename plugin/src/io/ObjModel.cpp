@@ -31,6 +31,9 @@ struct LineIndex {
   };
   std::vector<int> vertexLines;  // line of vertex i (1-based)
   std::vector<Declared> objects;  // in order
+  // The text as tinyobjloader is given it: line for line the file's, with a comment after an
+  // element (`f 1 2 3  # rear`) cut off, which tinyobjloader would read as a vertex number.
+  std::string parsedText;
 };
 
 // The statements of Wavefront's OBJ format. tinyobjloader skips any other line without a word,
@@ -46,11 +49,12 @@ bool isObjStatement(const std::string& keyword) {
   return false;
 }
 
+// A line's words up to a comment (`#` to the line's end; exporters write them after elements too).
 std::vector<std::string> words(const std::string& content) {
   std::vector<std::string> result;
   std::istringstream stream(content);
   std::string word;
-  while (stream >> word) result.push_back(word);
+  while (stream >> word && word[0] != '#') result.push_back(word);
   return result;
 }
 
@@ -124,11 +128,15 @@ LineIndex indexLines(const std::string& text, const std::string& path) {
     long vertex;
   };
   std::vector<Reference> largestReferences;  // per element line, checked once the count is known
+  index.parsedText.reserve(text.size());
   while (std::getline(stream, line)) {
     ++number;
     const std::string content = trim(line);
-    if (content.empty() || content[0] == '#') continue;
     const std::vector<std::string> fields = words(content);
+    const bool element = !fields.empty() && (fields[0] == "f" || fields[0] == "l" || fields[0] == "p");
+    index.parsedText += element ? line.substr(0, line.find('#')) : line;
+    index.parsedText += '\n';
+    if (content.empty() || content[0] == '#') continue;
     if (fields.empty()) continue;  // only whitespace trim() keeps (a form feed)
     const std::string& keyword = fields[0];
     const std::string object = index.objects.empty() ? "" : index.objects.back().name;
@@ -180,7 +188,7 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
   config.triangulate = true;
   config.vertex_color = false;
   tinyobj::ObjReader reader;
-  if (!reader.ParseFromString(text, "", config))
+  if (!reader.ParseFromString(lines.parsedText, "", config))
     throw Error({path, 0, ""}, "cannot parse the OBJ file: " + trim(reader.Error()));
   const std::vector<tinyobj::real_t>& positions = reader.GetAttrib().vertices;
   for (size_t i = 0; i * 3 + 2 < positions.size(); ++i) {
