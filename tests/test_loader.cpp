@@ -782,6 +782,10 @@ TEST_CASE("a malformed OBJ line is an error naming the file, its own line and th
       body + "vt 0 0\nvn 0 0 1\ns off\nusemtl paint\nf 1/1/1 2//1 -1/1 # a comment\n\v\f\nf -3 -2 -1\nl 1 2\np 3\n", "good.obj");
   REQUIRE(model.find("body") != nullptr);
   CHECK(model.find("body")->triangles.size() == 3);
+  // A UTF-8 byte order mark before the first statement is read past, not taken for its word.
+  const ObjModel marked = parseObjModel("\xEF\xBB\xBF" + body, "bom.obj");
+  REQUIRE(marked.find("body") != nullptr);
+  CHECK(marked.find("body")->vertices.size() == 3);
 }
 
 TEST_CASE("objects that are no vehicle part are listed as ignored, in the file's order") {

@@ -131,6 +131,8 @@ LineIndex indexLines(const std::string& text, const std::string& path) {
   index.parsedText.reserve(text.size());
   while (std::getline(stream, line)) {
     ++number;
+    // A UTF-8 byte order mark (some Windows tools write one) is no part of the first statement.
+    if (number == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     const std::string content = trim(line);
     const std::vector<std::string> fields = words(content);
     const bool element = !fields.empty() && (fields[0] == "f" || fields[0] == "l" || fields[0] == "p");
