@@ -10,6 +10,7 @@
 #include "Scene.h"
 #include "raycar/Error.h"
 #include "raycar/io/KeyOverride.h"
+#include "raycar/io/VehicleLoader.h"
 #include "raycar/io/VehicleScript.h"
 #include "raycar/vehicle/SettingsFields.h"
 
@@ -155,7 +156,24 @@ TEST_CASE("a bad override is the file's error, placed at the override") {
     parseVehicleScript(text, kCoupe, overrides({"wheel.stifness=3"}));
     FAIL("accepted");
   } catch (const Error& error) {
-    CHECK(std::string(error.what()).find("more:") == std::string::npos);
+    CHECK(std::string(error.what()) == "--set wheel.stifness=3 (" + kCoupe +
+                                           "): wheel.stifness: unknown key in [wheel] (did you mean 'stiffness'?)");
+  }
+  // Keys the loader checks after reading are placed at the override too, never at a line of the
+  // file they did not come from: the coupe leaves [model] up at its default (+z).
+  try {
+    parseVehicleScript(text, kCoupe, overrides({"model.forward=-z"}));
+    FAIL("accepted");
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()) == "--set model.forward=-z (" + kCoupe + "): model.forward: the model's up axis "
+                                       "(default) and forward axis (--set model.forward=-z (" + kCoupe +
+                                       ")) lie along one line; they must be perpendicular");
+  }
+  try {
+    loadVehicle(kCoupe, overrides({"model.obj=nowhere.obj"}));
+    FAIL("accepted");
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()).rfind("--set model.obj=nowhere.obj (" + kCoupe + "): model.obj: cannot open the OBJ file ", 0) == 0);
   }
 }
 

@@ -752,7 +752,7 @@ TEST_CASE("a malformed OBJ line is an error naming the file, its own line and th
   };
   const Row rows[] = {
       {"a missing coordinate", "v 1.0 2.0", "bad.obj:6: vertex 4: a vertex needs three coordinates (v x y z); this line has 2"},
-      {"a word for a coordinate", "v 1 two 3", "bad.obj:6: vertex 4: vertex coordinate 'two' is not a number"},
+      {"a word for a coordinate", "v 1 two 3", "bad.obj:6: vertex 4: vertex coordinate 'two' is not a number (digits, a point, an exponent)"},
       {"an infinite coordinate", "v 1 inf 3", "bad.obj:6: vertex 4: vertex coordinate is not a finite number"},
       {"an unknown statement", "vv 1 2 3", "bad.obj:6: body: unknown OBJ statement 'vv' (a vertex is 'v x y z', a face 'f a b c', an object 'o name')"},
       {"a face of two corners", "f 1 2", "bad.obj:6: body: 'f' needs at least 3 vertices; this line has 2"},
@@ -765,6 +765,17 @@ TEST_CASE("a malformed OBJ line is an error naming the file, its own line and th
        "bad.obj:6: body: '0' is not a vertex reference (v, v/vt, v//vn or v/vt/vn: numbers from 1, or negative back from the last vertex)"},
       {"three slashes", "f 1/1/1/1 2 3",
        "bad.obj:6: body: '1/1/1/1' is not a vertex reference (v, v/vt, v//vn or v/vt/vn: numbers from 1, or negative back from the last vertex)"},
+      {"a trailing slash", "f 1// 2// 3//",
+       "bad.obj:6: body: '1//' is not a vertex reference (v, v/vt, v//vn or v/vt/vn: numbers from 1, or negative back from the last vertex)"},
+      {"a number beyond a long", "f 1 2 99999999999999999999",
+       "bad.obj:6: body: '99999999999999999999' is not a vertex reference (v, v/vt, v//vn or v/vt/vn: numbers from 1, or negative back from the last vertex)"},
+      {"a hexadecimal coordinate (tinyobjloader reads 0)", "v 0x10 0 0",
+       "bad.obj:6: vertex 4: vertex coordinate '0x10' is not a number (digits, a point, an exponent)"},
+      {"a coordinate beyond a float", "v 1e999 0 0", "bad.obj:6: vertex 4: vertex coordinate is not a finite number"},
+      {"a vertical tab inside a face: words part at spaces and tabs only, as tinyobjloader's do",
+       "f 1 2\v3", "bad.obj:6: body: 'f' needs at least 3 vertices; this line has 2"},
+      {"a form feed before a vertex (tinyobjloader skips the line)", "\fv 9 9 9",
+       "bad.obj:6: body: unknown OBJ statement '\fv' (a vertex is 'v x y z', a face 'f a b c', an object 'o name')"},
   };
   for (const Row& row : rows) {
     INFO(row.what);
@@ -782,6 +793,17 @@ TEST_CASE("a malformed OBJ line is an error naming the file, its own line and th
       body + "vt 0 0\nvn 0 0 1\ns off\nusemtl paint\nf 1/1/1 2//1 -1/1 # a comment\n\v\f\nf -3 -2 -1\nl 1 2\np 3\n", "good.obj");
   REQUIRE(model.find("body") != nullptr);
   CHECK(model.find("body")->triangles.size() == 3);
+  // Lines ended by a lone carriage return (old Mac files) are lines, as tinyobjloader reads them:
+  // each is checked, and a mistyped statement among them is found at its own line.
+  const ObjModel returns = parseObjModel("o body\rv 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3 # a comment\r", "cr.obj");
+  REQUIRE(returns.find("body") != nullptr);
+  CHECK(returns.find("body")->triangles.size() == 1);
+  try {
+    parseObjModel("o body\rv 0 0 0\rvv 1 0 0\rv 0 1 0\rf 1 2 3\r", "cr.obj");
+    FAIL_CHECK("no error");
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()).rfind("cr.obj:3: body: unknown OBJ statement 'vv'", 0) == 0);
+  }
   // A UTF-8 byte order mark before the first statement is read past, not taken for its word.
   const ObjModel marked = parseObjModel("\xEF\xBB\xBF" + body, "bom.obj");
   REQUIRE(marked.find("body") != nullptr);

@@ -228,7 +228,10 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[[vehicle]]\nscript = \"a\"\nevents = [[1, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]]\n", "bad.toml:3: vehicle.events: event times must increase"},
       // A table's error names its row and column (from 1); the handbrake column also takes true / false.
       {"[[vehicle]]\nscript = \"a\"\nevents = [[0, 0, 0, 0, 0], [1, \"full\", 0, 0, 0]]\n", "bad.toml:3: vehicle.events: row 2, column 2: expects a number"},
-      {"[[vehicle]]\nscript = \"a\"\nevents = [[0, 0, 0, 0, \"on\"]]\n", "bad.toml:3: vehicle.events: row 1, column 5: expects a number (or true / false)"},
+      {"[[vehicle]]\nscript = \"a\"\nevents = [[0, 0, 0, 0, \"on\"]]\n", "bad.toml:3: vehicle.events: row 1, column 5: must be 0 or 1 (or false / true)"},
+      {"[[vehicle]]\nscript = \"a\"\nevents = [[0, 0, 0, 0, 0.5]]\n", "bad.toml:3: vehicle.events: row 1, column 5: must be 0 or 1 (or false / true)"},
+      // A row written on a line of its own is placed at that line.
+      {"[[vehicle]]\nscript = \"a\"\nevents = [\n  [0, 0, 0, 0, 0],\n  [1, 0, \"x\", 0, 0],\n]\n", "bad.toml:5: vehicle.events: row 2, column 3: expects a number"},
       {"[[vehicle]]\nscript = \"a\"\nevents = [[0, 0, 0, 0], [1, 0, 0, 0, 0]]\n", "bad.toml:3: vehicle.events: row 1: expects an array of 5 numbers"},
       {"[scene]\nstep = 0.01\n", "bad.toml: vehicle: the scene has no [[vehicle]]"},
       {"[weather]\nrain = 1\n", "bad.toml:1: weather: unknown section"},

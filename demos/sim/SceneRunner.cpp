@@ -182,13 +182,16 @@ void SceneRunner::spawnVehicles() {
       world_->rayTest(down.m_rayFromWorld, down.m_rayToWorld, down);
       btQuaternion tilt = btQuaternion::getIdentity();
       if (down.hasHit()) {
-        const btVector3 normal = down.m_hitNormalWorld.normalized();
+        btVector3 normal = down.m_hitNormalWorld.normalized();
+        // A surface that faces sideways or down (the inside of a convex hull the ray started in)
+        // is no ground to stand on: the car stands level above the hit, as on the flat.
+        if (!(normal.z() > 0)) normal = btVector3(0, 0, 1);
         const btScalar height = position.z();
         // Level ground (normal (0, 0, 1)) keeps x and y and gives the identity exactly, so a
         // flat scene spawns bit for bit where it always did.
         position = btVector3(position.x() + normal.x() * height, position.y() + normal.y() * height,
                              down.m_hitPointWorld.z() + normal.z() * height);
-        if (normal.z() > 0) tilt = shortestArcQuat(btVector3(0, 0, 1), normal);
+        tilt = shortestArcQuat(btVector3(0, 0, 1), normal);
       }
       const btQuaternion heading(btVector3(0, 0, 1), btScalar(entry.headingDegrees * kDegree));
       Run run;

@@ -71,22 +71,32 @@ std::vector<std::vector<double>> TableReader::rows(const toml::node& node, size_
   if (!array) fail("expects an array of arrays");
   std::vector<std::vector<double>> values;
   for (size_t r = 0; r < array->size(); ++r) {
-    // Each problem at its row and column (from 1, as a reader counts them), not the key's alone.
+    // Each problem at its row's line, and its row and column (from 1, as a reader counts them).
     const std::string where = "row " + std::to_string(r + 1);
+    const int rowLine = (*array)[r].source().begin.line > 0 ? int((*array)[r].source().begin.line) : line_;
+    auto failInRow = [&](const std::string& message) {
+      throw Error({keyFile_, rowLine, section_ + "." + key_}, where + message);
+    };
     const toml::array* row = (*array)[r].as_array();
-    if (!row || row->size() != size) fail(where + ": expects an array of " + std::to_string(size) + " numbers");
+    if (!row || row->size() != size) failInRow(": expects an array of " + std::to_string(size) + " numbers");
     std::vector<double> numbersOfRow;
     for (size_t c = 0; c < size; ++c) {
       const toml::node& element = (*row)[c];
-      if (int(c) == flagColumn && element.is_boolean()) {  // an on / off column: true or false, or 1 or 0
-        numbersOfRow.push_back(*element.value<bool>() ? 1 : 0);
+      const std::string column = ", column " + std::to_string(c + 1);
+      if (int(c) == flagColumn) {  // an on / off column: true or false, or 1 or 0
+        if (element.is_boolean()) {
+          numbersOfRow.push_back(*element.value<bool>() ? 1 : 0);
+          continue;
+        }
+        const std::optional<double> flag = element.is_number() ? element.value<double>() : std::nullopt;
+        if (!flag || (*flag != 0 && *flag != 1)) failInRow(column + ": must be 0 or 1 (or false / true)");
+        numbersOfRow.push_back(*flag);
         continue;
       }
       try {
         numbersOfRow.push_back(number(element, -1e6, 1e6));
       } catch (const Error& error) {
-        fail(where + ", column " + std::to_string(c + 1) + ": " + error.message() +
-             (int(c) == flagColumn ? " (or true / false)" : ""));
+        failInRow(column + ": " + error.message());
       }
     }
     values.push_back(numbersOfRow);

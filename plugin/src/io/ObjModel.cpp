@@ -3,10 +3,12 @@
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <sstream>
 
 #include "raycar/Error.h"
 
@@ -43,19 +45,68 @@ bool isObjStatement(const std::string& keyword) {
       "v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "mg", "usemtl", "mtllib", "usemap",
       "maplib", "cstype", "deg", "bmat", "step", "curv", "curv2", "surf", "parm", "trim", "hole",
       "scrv", "sp", "end", "con", "bevel", "c_interp", "d_interp", "lod", "shadow_obj",
-      "trace_obj", "ctech", "stech"};
+      "trace_obj", "ctech", "stech", "call", "csh",
+      "t", "vw"};  // the last two: tinyobjloader's crease tags and skin weights
   for (const char* statement : kStatements)
     if (keyword == statement) return true;
   return false;
 }
 
-// A line's words up to a comment (`#` to the line's end; exporters write them after elements too).
+// A line's words, apart where tinyobjloader parts them (spaces and tabs only), up to a comment
+// (`#` to the line's end; exporters write them after elements too).
 std::vector<std::string> words(const std::string& content) {
   std::vector<std::string> result;
-  std::istringstream stream(content);
-  std::string word;
-  while (stream >> word && word[0] != '#') result.push_back(word);
+  size_t begin = content.find_first_not_of(" \t");
+  while (begin != std::string::npos && content[begin] != '#') {
+    const size_t end = std::min(content.find_first_of(" \t", begin), content.size());
+    result.push_back(content.substr(begin, end - begin));
+    begin = content.find_first_not_of(" \t", end);
+  }
   return result;
+}
+
+// The file's lines as tinyobjloader splits them: at "\n", "\r\n" or a lone "\r".
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    const size_t end = std::min(text.find_first_of("\r\n", begin), text.size());
+    lines.push_back(text.substr(begin, end - begin));
+    begin = end + (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n' ? 2 : 1);
+  }
+  return lines;
+}
+
+// A coordinate as tinyobjloader reads one: [sign] digits [. digits] [e [sign] digits], read
+// whatever the program's locale. Anything else it would read as 0 or stop early in.
+enum class Coordinate { Number, NotANumber, NotFinite };
+Coordinate readCoordinate(const std::string& text) {
+  size_t at = text[0] == '+' || text[0] == '-' ? 1 : 0;
+  std::string lower;
+  for (size_t i = at; i < text.size(); ++i) lower += char(std::tolower(static_cast<unsigned char>(text[i])));
+  if (lower == "inf" || lower == "infinity" || lower == "nan") return Coordinate::NotFinite;
+  auto digits = [&]() {
+    const size_t start = at;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+    return at - start;
+  };
+  size_t mantissa = digits();
+  if (at < text.size() && text[at] == '.') {
+    ++at;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return Coordinate::NotANumber;
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    ++at;
+    if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+    if (digits() == 0) return Coordinate::NotANumber;
+  }
+  if (at != text.size()) return Coordinate::NotANumber;
+  double value = 0;
+  const char* first = text.data() + (text[0] == '+' ? 1 : 0);  // from_chars takes no '+'
+  const std::from_chars_result read = std::from_chars(first, text.data() + text.size(), value);
+  if (read.ec == std::errc::result_out_of_range || !std::isfinite(value)) return Coordinate::NotFinite;
+  return Coordinate::Number;
 }
 
 // tinyobjloader reads what is not a number (or "nan") as 0, and a missing coordinate as 0; the
@@ -66,28 +117,31 @@ void checkVertexLine(const std::vector<std::string>& fields, int line, size_t in
     throw Error(where, "a vertex needs three coordinates (v x y z); this line has " +
                            std::to_string(fields.size() - 1));
   for (size_t axis = 1; axis <= 3; ++axis) {
-    const char* text = fields[axis].c_str();
-    char* end = nullptr;
-    const double value = std::strtod(text, &end);
-    if (end == text || *end != '\0')
-      throw Error(where, "vertex coordinate '" + fields[axis] + "' is not a number");
-    if (!std::isfinite(value)) throw Error(where, "vertex coordinate is not a finite number");
+    switch (readCoordinate(fields[axis])) {
+      case Coordinate::Number: break;
+      case Coordinate::NotANumber:
+        throw Error(where, "vertex coordinate '" + fields[axis] + "' is not a number (digits, a point, an exponent)");
+      case Coordinate::NotFinite: throw Error(where, "vertex coordinate is not a finite number");
+    }
   }
 }
 
 // One of an element's vertex references: v, v/vt, v//vn or v/vt/vn, each a nonzero integer
 // (negative counts back from the last vertex so far). False when it is none of those forms.
 bool readVertexReference(const std::string& reference, long& vertex) {
-  if (std::count(reference.begin(), reference.end(), '/') > 2) return false;
-  size_t begin = 0;
-  for (int part = 0; begin <= reference.size(); ++part) {
-    const size_t slash = std::min(reference.find('/', begin), reference.size());
-    const std::string number = reference.substr(begin, slash - begin);
-    begin = slash + 1;
-    if (number.empty() && part > 0) continue;  // v//vn, or a trailing slash
+  std::vector<std::string> numbers(1);
+  for (char c : reference) {
+    if (c == '/') numbers.emplace_back();
+    else numbers.back() += c;
+  }
+  if (numbers.size() > 3) return false;
+  for (size_t part = 0; part < numbers.size(); ++part) {
+    // Only the texture number of v//vn may be left out; a trailing slash is no form.
+    if (numbers[part].empty() && part == 1 && numbers.size() == 3) continue;
     char* end = nullptr;
-    const long value = std::strtol(number.c_str(), &end, 10);
-    if (number.empty() || *end != '\0' || value == 0) return false;
+    errno = 0;
+    const long value = std::strtol(numbers[part].c_str(), &end, 10);
+    if (numbers[part].empty() || *end != '\0' || value == 0 || errno == ERANGE) return false;
     if (part == 0) vertex = value;  // texture and normal numbers are not read
   }
   return true;
@@ -119,8 +173,6 @@ long checkElementLine(const std::vector<std::string>& fields, size_t minimumVert
 
 LineIndex indexLines(const std::string& text, const std::string& path) {
   LineIndex index;
-  std::istringstream stream(text);
-  std::string line;
   int number = 0;
   struct Reference {
     int line;
@@ -129,17 +181,22 @@ LineIndex indexLines(const std::string& text, const std::string& path) {
   };
   std::vector<Reference> largestReferences;  // per element line, checked once the count is known
   index.parsedText.reserve(text.size());
-  while (std::getline(stream, line)) {
+  for (std::string& line : splitLines(text)) {
     ++number;
     // A UTF-8 byte order mark (some Windows tools write one) is no part of the first statement.
     if (number == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     const std::string content = trim(line);
+    // A line of whitespace alone, of kinds tinyobjloader does not part words at (a form feed), is
+    // as blank to it as to the checks here.
+    if (std::all_of(content.begin(), content.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
+      index.parsedText += '\n';
+      continue;
+    }
     const std::vector<std::string> fields = words(content);
     const bool element = !fields.empty() && (fields[0] == "f" || fields[0] == "l" || fields[0] == "p");
     index.parsedText += element ? line.substr(0, line.find('#')) : line;
     index.parsedText += '\n';
-    if (content.empty() || content[0] == '#') continue;
-    if (fields.empty()) continue;  // only whitespace trim() keeps (a form feed)
+    if (fields.empty()) continue;  // a comment
     const std::string& keyword = fields[0];
     const std::string object = index.objects.empty() ? "" : index.objects.back().name;
     if (!isObjStatement(keyword))

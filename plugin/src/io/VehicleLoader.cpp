@@ -824,7 +824,7 @@ class Builder {
       }
       if (found) break;
     }
-    if (found) return {script_.path, found->line, found->section + "." + found->key};
+    if (found) return {found->file, found->line, found->section + "." + found->key};
     if (recordLine) return {script_.path, recordLine->line, "[[" + section + "]] " + std::to_string(recordLine->record + 1)};
     return {script_.path, 0, problem.object};
   }
@@ -935,9 +935,11 @@ LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model) {
 LoadedVehicle loadVehicle(const std::string& scriptPath, const std::vector<KeyOverride>& overrides) {
   const VehicleScript script = loadVehicleScript(scriptPath, overrides);
   std::ifstream probe(script.objPath, std::ios::binary);
-  if (!probe)  // named at the script's key: the path that key gave, resolved
-    throw Error({scriptPath, scriptKeyLine(script, "model", "obj"), "model.obj"},
+  if (!probe) {  // named at the key that gave the path (the script's line, or its --set)
+    const ScriptKeyPlace* key = scriptKeyPlace(script, "model", "obj");
+    throw Error({key ? key->file : scriptPath, key ? key->line : 0, "model.obj"},
                 "cannot open the OBJ file " + script.objPath);
+  }
   const ObjModel model = loadObjModel(script.objPath);
   return buildVehicle(script, model);
 }

@@ -151,7 +151,7 @@ class Parser {
       script_.settings.differentials.emplace_back();
       target.differential = &script_.settings.differentials.back();
     }
-    script_.keyPlaces.push_back({section, int(record), "", line, ""});  // the record itself
+    script_.keyPlaces.push_back({section, int(record), "", line, "", script_.path});  // the record itself
     applyDefaults(section, target);
     readTable(section, int(record), table, target);
   }
@@ -181,7 +181,7 @@ class Parser {
         } catch (const Rejected& rejected) {
           fail(line, where, rejected.what());
         }
-        script_.keyPlaces.push_back({section, record, keyName, line, key->member()});
+        script_.keyPlaces.push_back({section, record, keyName, line, key->member(), keyFile_});
       } catch (const Error& error) {
         problems_.push_back(error);
       }
@@ -317,18 +317,28 @@ VehicleScript parseVehicleScript(const std::string& text, const std::string& pat
   Parser(script).read(document);
   if (script.objPath.empty()) throw Error({path, 0, "model.obj"}, "[model] obj is required: the OBJ model");
   if (std::fabs(script.modelAxes.up.dot(script.modelAxes.forward)) > 0.5f) {
-    // Either key may be the mistake: the error stands at the later one and names both.
-    const int upLine = scriptKeyLine(script, "model", "up"), forwardLine = scriptKeyLine(script, "model", "forward");
-    auto where = [](int line) { return line > 0 ? " (line " + std::to_string(line) + ")" : std::string(" (default)"); };
-    throw Error({path, std::max(upLine, forwardLine), upLine > forwardLine ? "model.up" : "model.forward"},
-                "the model's up axis" + where(upLine) + " and forward axis" + where(forwardLine) +
+    // Either key may be the mistake: the error stands at the one written last (an override
+    // after the file's keys, a later line before an earlier one) and names where both came from.
+    const ScriptKeyPlace* up = scriptKeyPlace(script, "model", "up");
+    const ScriptKeyPlace* forward = scriptKeyPlace(script, "model", "forward");
+    auto order = [&path](const ScriptKeyPlace* place) {  // written later: larger
+      if (place == nullptr) return -1;
+      return place->file != path ? std::numeric_limits<int>::max() : place->line;
+    };
+    auto from = [&path](const ScriptKeyPlace* place) {
+      if (place == nullptr) return std::string(" (default)");
+      return place->file != path ? " (" + place->file + ")" : " (line " + std::to_string(place->line) + ")";
+    };
+    const ScriptKeyPlace* last = order(up) > order(forward) ? up : forward;
+    throw Error({last ? last->file : path, last ? last->line : 0, last == up ? "model.up" : "model.forward"},
+                "the model's up axis" + from(up) + " and forward axis" + from(forward) +
                     " lie along one line; they must be perpendicular");
   }
   if (script.objPath[0] != '/') script.objPath = directoryOf(path) + script.objPath;
   return script;
 }
 
-int scriptKeyLine(const VehicleScript& script, const std::string& section, const std::string& key) {
+const ScriptKeyPlace* scriptKeyPlace(const VehicleScript& script, const std::string& section, const std::string& key) {
   auto sameKey = [](const std::string& written, const std::string& name) {  // keys ignore case
     return written.size() == name.size() &&
            std::equal(written.begin(), written.end(), name.begin(), [](char a, char b) {
@@ -336,8 +346,8 @@ int scriptKeyLine(const VehicleScript& script, const std::string& section, const
            });
   };
   for (const ScriptKeyPlace& place : script.keyPlaces)
-    if (place.section == section && place.record < 0 && sameKey(place.key, key)) return place.line;
-  return 0;
+    if (place.section == section && place.record < 0 && sameKey(place.key, key)) return &place;
+  return nullptr;
 }
 
 VehicleScript loadVehicleScript(const std::string& path, const std::vector<KeyOverride>& overrides) {

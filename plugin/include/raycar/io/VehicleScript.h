@@ -61,6 +61,8 @@ struct ScriptKeyPlace {
   std::string key;      // as written; "" for the [[record]] line itself
   int line = 0;
   std::string member;   // the settings member it writes ("maxFriction", "engine.idleRpm"), or ""
+  std::string file;     // where it was written: the script, or the --set override that wrote it
+                        // ("--set <override> (<script>)", line 0)
 };
 
 struct VehicleScript {
@@ -81,9 +83,9 @@ VehicleScript loadVehicleScript(const std::string& path, const std::vector<KeyOv
 VehicleScript parseVehicleScript(const std::string& text, const std::string& path,
                                  const std::vector<KeyOverride>& overrides = {});
 
-// The line of a table key (`section`.`key`, not a [[record]]'s) as the script wrote it; 0 when
-// it did not (the key kept its default).
-int scriptKeyLine(const VehicleScript& script, const std::string& section, const std::string& key);
+// Where a table key (`section`.`key`, not a [[record]]'s) was written, in the script or by an
+// override; null when neither wrote it (the key kept its default).
+const ScriptKeyPlace* scriptKeyPlace(const VehicleScript& script, const std::string& section, const std::string& key);
 
 // The key table, for documentation.
 enum class ScriptValueType { Number, Integer, Boolean, Text, NumberList, IntegerList, Vector3, PointList };
