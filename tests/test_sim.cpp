@@ -115,6 +115,13 @@ TEST_CASE("a car spawned on an incline stands on it: no wheel starts in the grou
                            std::string(RAYCAR_DATA_DIR) + "/vehicles/sedan.vehicle.toml\"\nposition = [0, 0, 0]\n"
                            "driver = \"timeline\"\nevents = [[0, 0, 1, 0, 1]]\n";
   SceneRunner runner(parseScene(text, "incline.toml"));
+  {
+    // Spawned with its up along the slope's normal (the incline rises along +y).
+    SpawnedVehicle& car = runner.vehicle(0);
+    const btVector3 up = car.chassis().getWorldTransform().getBasis() * car.loaded().settings.axes.up;
+    const double slope = 15 * SIMD_PI / 180;
+    CHECK(up.angle(btVector3(0, btScalar(-std::sin(slope)), btScalar(std::cos(slope)))) < 1e-4);
+  }
   while (!runner.finished()) runner.step();
   const SceneSummary summary = runner.summary();
   REQUIRE(summary.vehicles.size() == 1);
@@ -131,6 +138,23 @@ TEST_CASE("a car spawned on an incline stands on it: no wheel starts in the grou
   const std::vector<TelemetryRow>& rows = runner.telemetry();
   REQUIRE(rows.size() > 2);
   CHECK((rows.back().position - rows.front().position).length() < 0.03);
+}
+
+TEST_CASE("a car spawned above another stands where it would alone: the spawn finds the ground, not a roof") {
+  auto scene = [](const std::string& vehicles) {
+    return "[scene]\nstep = 0.008333333\nduration = 1\n[ground]\ntype = \"plane\"\n" + vehicles;
+  };
+  auto sedan = [](const char* position) {
+    return "[[vehicle]]\nscript = \"" + std::string(RAYCAR_DATA_DIR) + "/vehicles/sedan.vehicle.toml\"\nposition = " +
+           position + "\ndriver = \"timeline\"\nevents = [[0, 0, 0, 0, 0]]\n";
+  };
+  SceneRunner alone(parseScene(scene(sedan("[0, 0, 3]")), "alone.toml"));
+  SceneRunner stacked(parseScene(scene(sedan("[0, 0, 0]") + sedan("[0, 0, 3]")), "stacked.toml"));
+  REQUIRE(stacked.vehicleCount() == 2);
+  const btTransform expected = alone.vehicle(0).chassis().getWorldTransform();
+  const btTransform spawned = stacked.vehicle(1).chassis().getWorldTransform();
+  CHECK(spawned.getOrigin() == expected.getOrigin());
+  CHECK(spawned.getRotation() == expected.getRotation());
 }
 
 TEST_CASE("parking: the car ends inside the space and the bicycle ghost stays within 0.6 m") {

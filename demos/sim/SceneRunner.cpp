@@ -179,6 +179,9 @@ void SceneRunner::spawnVehicles() {
       // slope had its uphill wheels in the ground (on 15 degrees a van's first step put 168 kN
       // on one wheel, 23 times its static load, and threw the car).
       btCollisionWorld::ClosestRayResultCallback down(position + btVector3(0, 0, 1000), position - btVector3(0, 0, 1000));
+      // The ground and what stands fixed on it (Bullet's static and kinematic group), not a car
+      // spawned before this one at the same spot, whose roof the car would be tilted to.
+      down.m_collisionFilterMask = btBroadphaseProxy::StaticFilter;
       world_->rayTest(down.m_rayFromWorld, down.m_rayToWorld, down);
       btQuaternion tilt = btQuaternion::getIdentity();
       if (down.hasHit()) {
