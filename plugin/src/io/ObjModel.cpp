@@ -81,10 +81,14 @@ std::vector<std::string> splitLines(const std::string& text) {
 // whatever the program's locale. Anything else it would read as 0 or stop early in.
 enum class Coordinate { Number, NotANumber, NotFinite };
 Coordinate readCoordinate(const std::string& text) {
-  size_t at = text[0] == '+' || text[0] == '-' ? 1 : 0;
-  std::string lower;
-  for (size_t i = at; i < text.size(); ++i) lower += char(std::tolower(static_cast<unsigned char>(text[i])));
-  if (lower == "inf" || lower == "infinity" || lower == "nan") return Coordinate::NotFinite;
+  const size_t sign = text[0] == '+' || text[0] == '-' ? 1 : 0;
+  size_t at = sign;
+  // What is not a decimal number: the words for the non-finite values, or no number at all.
+  auto notANumber = [&]() {
+    std::string word;
+    for (size_t i = sign; i < text.size(); ++i) word += char(std::tolower(static_cast<unsigned char>(text[i])));
+    return word == "inf" || word == "infinity" || word == "nan" ? Coordinate::NotFinite : Coordinate::NotANumber;
+  };
   auto digits = [&]() {
     const size_t start = at;
     while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
@@ -95,13 +99,13 @@ Coordinate readCoordinate(const std::string& text) {
     ++at;
     mantissa += digits();
   }
-  if (mantissa == 0) return Coordinate::NotANumber;
+  if (mantissa == 0) return notANumber();
   if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
     ++at;
     if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
-    if (digits() == 0) return Coordinate::NotANumber;
+    if (digits() == 0) return notANumber();
   }
-  if (at != text.size()) return Coordinate::NotANumber;
+  if (at != text.size()) return notANumber();
   double value = 0;
   const char* first = text.data() + (text[0] == '+' ? 1 : 0);  // from_chars takes no '+'
   const std::from_chars_result read = std::from_chars(first, text.data() + text.size(), value);

@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <set>
@@ -934,14 +933,15 @@ LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model) {
 
 LoadedVehicle loadVehicle(const std::string& scriptPath, const std::vector<KeyOverride>& overrides) {
   const VehicleScript script = loadVehicleScript(scriptPath, overrides);
-  std::ifstream probe(script.objPath, std::ios::binary);
-  if (!probe) {  // named at the key that gave the path (the script's line, or its --set)
+  std::string text;
+  try {
+    text = readTextFile(script.objPath, "OBJ file");
+  } catch (const Error& error) {  // named at the key that gave the path (the script's line, or its --set)
     const ScriptKeyPlace* key = scriptKeyPlace(script, "model", "obj");
     throw Error({key ? key->file : scriptPath, key ? key->line : 0, "model.obj"},
-                "cannot open the OBJ file " + script.objPath);
+                error.message() + " " + script.objPath);
   }
-  const ObjModel model = loadObjModel(script.objPath);
-  return buildVehicle(script, model);
+  return buildVehicle(script, parseObjModel(text, script.objPath));
 }
 
 }  // namespace raycar
