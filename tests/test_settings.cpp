@@ -100,10 +100,32 @@ TEST_CASE("bad per-wheel inputs throw InputError and change nothing") {
   CHECK_THROWS_AS(vehicle.setBrakeTorque(0, INFINITY), InputError);
   CHECK_THROWS_AS(vehicle.setSteerAngle(0, 2.0f), InputError);
   CHECK_THROWS_AS(vehicle.wheelState(7), InputError);
-  try {
-    vehicle.setDriveTorque(1, NAN);
-  } catch (const InputError& error) {
-    CHECK(std::string(error.what()) == "wheel 2: drive torque is not finite");
+  // A setter's error names the wheel as the call did, by its index from 0 (as the range error
+  // does), not by its [[wheel]] record's number from 1.
+  const struct {
+    void (*call)(RaycastVehicle&);
+    const char* message;
+  } setters[] = {
+      {[](RaycastVehicle& v) { v.setDriveTorque(1, NAN); }, "wheel index 1: drive torque is not finite"},
+      {[](RaycastVehicle& v) { v.setGripScale(1, -1); }, "wheel index 1: grip scale must lie in [0, 10]"},
+      {[](RaycastVehicle& v) { v.setTireTemperature(1, 900); },
+       "wheel index 1: tire temperature must lie in [-100, 500] C"},
+      {[](RaycastVehicle& v) { v.setBrakeTorque(1, -1); },
+       "wheel index 1: brake torque must be finite and >= 0 N m"},
+      {[](RaycastVehicle& v) { v.setSteerAngle(1, 2); },
+       "wheel index 1: steer angle must be finite and within (-pi/2, pi/2) rad"},
+      {[](RaycastVehicle& v) { v.setSteerAngle(2, 0.1f); }, "wheel index 2: is not steered (SteerMode)"},
+      {[](RaycastVehicle& v) { v.setDriveTorque(4, 1); }, "drive torque: wheel index 4 is out of range [0, 4)"},
+  };
+  for (const auto& setter : setters) {
+    CAPTURE(setter.message);
+    std::string message;
+    try {
+      setter.call(vehicle);
+    } catch (const InputError& error) {
+      message = error.what();
+    }
+    CHECK(message == setter.message);
   }
 }
 

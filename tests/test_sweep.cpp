@@ -106,13 +106,19 @@ TEST_CASE("a bad sweep file is an error naming its file, line and key") {
 TEST_CASE("a summary flattens into named figures") {
   const std::string json =
       "{\"scene\": \"x\", \"steps\": 12, \"vehicles\": [\n"
-      "{\"script\": \"a\", \"distance\": 1.5, \"time_0_100\": null, \"final_position\": [1, 2, 3], \"finite\": true},\n"
+      "{\"script\": \"a\", \"distance\": 1.5, \"time_0_100\": null, \"final_position\": [1, 2, 3], \"finite\": true,\n"
+      " \"wheels\": [{\"radius\": 0.3}, {\"radius\": 0.31}, {\"radius\": 0.32}, {\"radius\": 0.33}],\n"
+      " \"gear_times\": [4, 5]},\n"
       "{\"script\": \"b\", \"distance\": -2e-3, \"finite\": false}]}";
   const auto figures = flattenSummary(json, "summary.json");
-  REQUIRE(figures.size() == 9);
+  // Three numbers are a vector (x, y, z); any other array, the wheels' records too, is numbered
+  // from 1 as the script's [[wheel]] records are.
+  REQUIRE(figures.size() == 15);
   const char* const names[] = {"steps", "distance", "time_0_100", "final_position_x", "final_position_y",
-                               "final_position_z", "finite", "vehicle2_distance", "vehicle2_finite"};
-  const double values[] = {12, 1.5, NAN, 1, 2, 3, 1, -2e-3, 0};
+                               "final_position_z", "finite", "wheels_1_radius", "wheels_2_radius",
+                               "wheels_3_radius", "wheels_4_radius", "gear_times_1", "gear_times_2",
+                               "vehicle2_distance", "vehicle2_finite"};
+  const double values[] = {12, 1.5, NAN, 1, 2, 3, 1, 0.3, 0.31, 0.32, 0.33, 4, 5, -2e-3, 0};
   for (size_t i = 0; i < figures.size(); ++i) {
     CHECK(figures[i].first == names[i]);
     if (std::isnan(values[i])) CHECK(std::isnan(figures[i].second));

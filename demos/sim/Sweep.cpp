@@ -195,28 +195,40 @@ class SummaryReader {
       figures_.emplace_back(name, value);
     }
   }
+  // An array of three numbers is a vector (name_x, name_y, name_z); any other array, such as
+  // the wheels' list of objects, is numbered from 1 as the script's [[wheel]] records are
+  // (name_1_field, name_2_field, ...).
   void readArray(const std::string& name, const std::string& key, int vehicle) {
-    static const char* const kAxes[] = {"x", "y", "z"};
-    int index = 0;
     if (peek(']')) {
       ++position_;
       return;
     }
+    const size_t first = figures_.size();
+    int count = 0;
+    bool scalars = true;
     for (;;) {
       if (key == "vehicles" && vehicle == 0) {
         expect('{');
-        const int number = index + 1;
+        const int number = count + 1;
         readObject(number == 1 ? "" : "vehicle" + std::to_string(number) + "_", number);
+        scalars = false;
       } else {
-        readValue(name + "_" + (index < 3 ? kAxes[index] : std::to_string(index + 1)), key, vehicle);
+        const size_t before = figures_.size();
+        readValue(name + "_" + std::to_string(count + 1), key, vehicle);
+        scalars = scalars && figures_.size() == before + 1 &&
+                  figures_.back().first == name + "_" + std::to_string(count + 1);
       }
-      ++index;
+      ++count;
       if (peek(',')) {
         ++position_;
         continue;
       }
       expect(']');
-      return;
+      break;
+    }
+    if (count == 3 && scalars) {
+      static const char* const kAxes[] = {"x", "y", "z"};
+      for (int axis = 0; axis < 3; ++axis) figures_[first + size_t(axis)].first = name + "_" + kAxes[axis];
     }
   }
 

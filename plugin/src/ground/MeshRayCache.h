@@ -60,7 +60,7 @@ struct CachedTriangle {
 
  private:
   static btQuantizedBvhNode leafOf(int packed) {
-    btQuantizedBvhNode node;
+    btQuantizedBvhNode node{};  // the box too: only the index is read, but a copy reads all
     node.m_escapeIndexOrTriangleIndex = packed;
     return node;
   }

@@ -57,14 +57,14 @@ void RaycastVehicle::checkWheelIndex(int wheel, const char* what) const {
 void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "drive torque");
   if (!std::isfinite(torque))
-    throw InputError("wheel " + std::to_string(wheel + 1), "drive torque is not finite");
+    throw InputError("wheel index " + std::to_string(wheel), "drive torque is not finite");
   hold(runtime_->wheels[size_t(wheel)].directDrive, torque);
 }
 
 void RaycastVehicle::setGripScale(int wheel, btScalar scale) {
   checkWheelIndex(wheel, "grip scale");
   if (!(scale >= 0 && scale <= 10))
-    throw InputError("wheel " + std::to_string(wheel + 1), "grip scale must lie in [0, 10]");
+    throw InputError("wheel index " + std::to_string(wheel), "grip scale must lie in [0, 10]");
   hold(runtime_->wheels[size_t(wheel)].gripScale, scale);
 }
 
@@ -81,7 +81,7 @@ void RaycastVehicle::setSurfaceTable(std::shared_ptr<const SurfaceTable> table) 
 void RaycastVehicle::setTireTemperature(int wheel, btScalar temperature) {
   checkWheelIndex(wheel, "tire temperature");
   if (!(temperature >= -100 && temperature <= 500))
-    throw InputError("wheel " + std::to_string(wheel + 1), "tire temperature must lie in [-100, 500] C");
+    throw InputError("wheel index " + std::to_string(wheel), "tire temperature must lie in [-100, 500] C");
   hold(runtime_->wheels[size_t(wheel)].state.tireTemperature, temperature);
 }
 
@@ -96,7 +96,7 @@ const std::shared_ptr<const SurfaceTable>& RaycastVehicle::surfaceTable() const 
 void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "brake torque");
   if (!std::isfinite(torque) || torque < 0)
-    throw InputError("wheel " + std::to_string(wheel + 1),
+    throw InputError("wheel index " + std::to_string(wheel),
                      "brake torque must be finite and >= 0 N m");
   hold(runtime_->wheels[size_t(wheel)].directBrake, torque);
 }
@@ -104,7 +104,7 @@ void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
 void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
   checkWheelIndex(wheel, "steer angle");
   if (!std::isfinite(angle) || std::fabs(angle) >= SIMD_HALF_PI)
-    throw InputError("wheel " + std::to_string(wheel + 1),
+    throw InputError("wheel index " + std::to_string(wheel),
                      "steer angle must be finite and within (-pi/2, pi/2) rad");
   Wheel& runtimeWheel = runtime_->wheels[size_t(wheel)];
   if (angle != 0 && !runtimeWheel.steered)
