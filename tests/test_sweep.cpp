@@ -124,6 +124,23 @@ TEST_CASE("a summary flattens into named figures") {
     if (std::isnan(values[i])) CHECK(std::isnan(figures[i].second));
     else CHECK(figures[i].second == values[i]);
   }
+  // A three-wheeled car's wheels are no vector, nor are three lists; an empty list adds nothing.
+  const struct {
+    const char* json;
+    std::vector<std::string> names;
+  } arrays[] = {
+      {"{\"wheels\": [{\"radius\": 1}, {\"radius\": 2}, {\"radius\": 3}]}",
+       {"wheels_1_radius", "wheels_2_radius", "wheels_3_radius"}},
+      {"{\"a\": [[1], [2], [3]]}", {"a_1_1", "a_2_1", "a_3_1"}},
+      {"{\"a\": [[1, 2, 3]]}", {"a_1_x", "a_1_y", "a_1_z"}},
+      {"{\"a\": [], \"b\": [7]}", {"b_1"}},
+  };
+  for (const auto& array : arrays) {
+    CAPTURE(array.json);
+    std::vector<std::string> names;
+    for (const auto& figure : flattenSummary(array.json, "summary.json")) names.push_back(figure.first);
+    CHECK(names == array.names);
+  }
   CHECK_THROWS_AS(flattenSummary("{\"steps\": }", "s.json"), Error);
   CHECK_THROWS_AS(flattenSummary("{\"steps\": 1} tail", "s.json"), Error);
 }

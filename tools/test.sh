@@ -11,11 +11,11 @@ cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_BUILD_VIEWER=ON -DRAYCAR_BUILD_TESTS=ON
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_BUILD_VIEWER=ON -DRAYCAR_BUILD_DEMOS=ON -DRAYCAR_BUILD_TESTS=ON
 cmake --build build -j "$jobs"
 ctest --no-tests=error --test-dir build --output-on-failure -j "$jobs"
 
-cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DRAYCAR_SANITIZE=ON -DRAYCAR_BUILD_TESTS=ON
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DRAYCAR_SANITIZE=ON -DRAYCAR_BUILD_DEMOS=ON -DRAYCAR_BUILD_TESTS=ON
 cmake --build build-sanitize -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --no-tests=error --test-dir build-sanitize --output-on-failure -j "$jobs"
@@ -24,6 +24,6 @@ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_SANITIZE_THR
 cmake --build build-tsan -j "$jobs"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --no-tests=error --test-dir build-tsan --output-on-failure -j "$jobs"
 
-cmake -S . -B build-double -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_DOUBLE_PRECISION=ON -DRAYCAR_BUILD_TESTS=ON
+cmake -S . -B build-double -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAYCAR_DOUBLE_PRECISION=ON -DRAYCAR_BUILD_DEMOS=ON -DRAYCAR_BUILD_TESTS=ON
 cmake --build build-double -j "$jobs"
 ctest --no-tests=error --test-dir build-double --output-on-failure -j "$jobs"
