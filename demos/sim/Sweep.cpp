@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -213,10 +214,10 @@ class SummaryReader {
         readObject(number == 1 ? "" : "vehicle" + std::to_string(number) + "_", number);
         scalars = false;
       } else {
-        const size_t before = figures_.size();
+        // A number, true, false or null is one figure; an object, a list or a string is not.
+        skipSpace();
+        scalars = scalars && position_ < text_.size() && std::strchr("{[\"", text_[position_]) == nullptr;
         readValue(name + "_" + std::to_string(count + 1), key, vehicle);
-        scalars = scalars && figures_.size() == before + 1 &&
-                  figures_.back().first == name + "_" + std::to_string(count + 1);
       }
       ++count;
       if (peek(',')) {

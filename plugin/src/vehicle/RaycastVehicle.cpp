@@ -10,6 +10,11 @@
 #include "vehicle/VehicleRuntime.h"
 
 namespace raycar {
+namespace {
+// How the per-wheel calls' errors name a wheel: by the index the caller passed, from 0 (the
+// settings' and the loader's messages number the [[wheel]] records from 1 instead).
+std::string wheelIndexName(int wheel) { return "wheel index " + std::to_string(wheel); }
+}  // namespace
 
 RaycastVehicle::RaycastVehicle(btRigidBody& chassis, VehicleSettings settings)
     : RaycastVehicle(chassis, std::make_shared<const VehicleSettings>(std::move(settings))) {}
@@ -50,21 +55,21 @@ void RaycastVehicle::setInput(const DriverInput& input) {
 
 void RaycastVehicle::checkWheelIndex(int wheel, const char* what) const {
   if (wheel < 0 || wheel >= wheelCount())
-    throw InputError(what, "wheel index " + std::to_string(wheel) + " is out of range [0, " +
+    throw InputError(what, wheelIndexName(wheel) + " is out of range [0, " +
                                std::to_string(wheelCount()) + ")");
 }
 
 void RaycastVehicle::setDriveTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "drive torque");
   if (!std::isfinite(torque))
-    throw InputError("wheel index " + std::to_string(wheel), "drive torque is not finite");
+    throw InputError(wheelIndexName(wheel), "drive torque is not finite");
   hold(runtime_->wheels[size_t(wheel)].directDrive, torque);
 }
 
 void RaycastVehicle::setGripScale(int wheel, btScalar scale) {
   checkWheelIndex(wheel, "grip scale");
   if (!(scale >= 0 && scale <= 10))
-    throw InputError("wheel index " + std::to_string(wheel), "grip scale must lie in [0, 10]");
+    throw InputError(wheelIndexName(wheel), "grip scale must lie in [0, 10]");
   hold(runtime_->wheels[size_t(wheel)].gripScale, scale);
 }
 
@@ -81,7 +86,7 @@ void RaycastVehicle::setSurfaceTable(std::shared_ptr<const SurfaceTable> table) 
 void RaycastVehicle::setTireTemperature(int wheel, btScalar temperature) {
   checkWheelIndex(wheel, "tire temperature");
   if (!(temperature >= -100 && temperature <= 500))
-    throw InputError("wheel index " + std::to_string(wheel), "tire temperature must lie in [-100, 500] C");
+    throw InputError(wheelIndexName(wheel), "tire temperature must lie in [-100, 500] C");
   hold(runtime_->wheels[size_t(wheel)].state.tireTemperature, temperature);
 }
 
@@ -96,7 +101,7 @@ const std::shared_ptr<const SurfaceTable>& RaycastVehicle::surfaceTable() const 
 void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
   checkWheelIndex(wheel, "brake torque");
   if (!std::isfinite(torque) || torque < 0)
-    throw InputError("wheel index " + std::to_string(wheel),
+    throw InputError(wheelIndexName(wheel),
                      "brake torque must be finite and >= 0 N m");
   hold(runtime_->wheels[size_t(wheel)].directBrake, torque);
 }
@@ -104,11 +109,11 @@ void RaycastVehicle::setBrakeTorque(int wheel, btScalar torque) {
 void RaycastVehicle::setSteerAngle(int wheel, btScalar angle) {
   checkWheelIndex(wheel, "steer angle");
   if (!std::isfinite(angle) || std::fabs(angle) >= SIMD_HALF_PI)
-    throw InputError("wheel index " + std::to_string(wheel),
+    throw InputError(wheelIndexName(wheel),
                      "steer angle must be finite and within (-pi/2, pi/2) rad");
   Wheel& runtimeWheel = runtime_->wheels[size_t(wheel)];
   if (angle != 0 && !runtimeWheel.steered)
-    throw InputError("wheel index " + std::to_string(wheel), "is not steered (SteerMode)");
+    throw InputError(wheelIndexName(wheel), "is not steered (SteerMode)");
   wakeIf(angle != runtimeWheel.directSteer);
   runtimeWheel.state.steerAngle += angle - runtimeWheel.directSteer;  // shown at once
   runtimeWheel.directSteer = angle;
