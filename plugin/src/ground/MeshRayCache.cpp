@@ -10,6 +10,8 @@
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <LinearMath/btAabbUtil2.h>
 
+#include "MinMax.h"
+
 namespace raycar {
 namespace {
 
@@ -104,8 +106,8 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
   const btVector3 fromLocal = worldToMesh * from;
   const btVector3 toLocal = worldToMesh * to;
   btVector3 rayMin = fromLocal, rayMax = fromLocal;
-  rayMin.setMin(toLocal);
-  rayMax.setMax(toLocal);
+  setMinPerAxis(rayMin, toLocal);
+  setMaxPerAxis(rayMax, toLocal);
   if (!cover(object, rayMin, rayMax, worldToMesh.getBasis() * displacement, margin)) return false;
 
   // The ray's constants as btQuantizedBvh::walkStacklessQuantizedTreeAgainstRay computes them.
@@ -126,21 +128,22 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
   const CachedLeaf* leaves = this->leaves();
   const CachedTriangle* triangles = this->triangles();
   const CachedVertices* keptVertices = vertices();
-  for (int i = 0; i < count_; ++i) {
-    const CachedLeaf& leaf = leaves[i];
-    if (!testQuantizedAabbAgainstQuantizedAabb(rayQuantizedMin, rayQuantizedMax,
-                                               leaf.quantizedMin, leaf.quantizedMax))
-      continue;
-    const btVector3 bounds[2] = {bvh.unQuantize(leaf.quantizedMin),
-                                 bvh.unQuantize(leaf.quantizedMax)};
-    btScalar entry = 1.0;
-    if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
-    const CachedTriangle& triangle = triangles[i];
-    const btScalar* v = keptVertices != nullptr ? keptVertices[i].vertices
-                                             : passedTriangle(*shape.getMeshInterface(), triangle);
-    btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
-                             btVector3(v[6], v[7], v[8])};
-    hits.processTriangle(vertices, triangle.part(), triangle.index());
+  const QuantizedBoxTest rayBox(rayQuantizedMin, rayQuantizedMax);
+  for (int first = 0; first < count_; first += 32) {
+    for (std::uint32_t passing = rayBox.overlapMask(leaves, first, count_); passing != 0;
+         passing &= passing - 1) {
+      const int i = first + lowestSetBit(passing);
+      const CachedLeaf& leaf = leaves[i];
+      const btVector3 bounds[2] = {bvh.unQuantize(leaf.quantizedMin), bvh.unQuantize(leaf.quantizedMax)};
+      btScalar entry = 1.0;
+      if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
+      const CachedTriangle& triangle = triangles[i];
+      const btScalar* v = keptVertices != nullptr ? keptVertices[i].vertices
+                                               : passedTriangle(*shape.getMeshInterface(), triangle);
+      btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
+                               btVector3(v[6], v[7], v[8])};
+      hits.processTriangle(vertices, triangle.part(), triangle.index());
+    }
   }
   if (hits.hit) {
     btCollisionWorld::LocalShapeInfo shapeInfo;
@@ -191,8 +194,8 @@ bool MeshRayCache::refresh(const btCollisionObject& object, const btBvhTriangleM
       margin = 0;
     }
     btVector3 boxMin = wantedMin, boxMax = wantedMax;
-    boxMin.setMin(wantedMin + ahead);
-    boxMax.setMax(wantedMax + ahead);
+    setMinPerAxis(boxMin, wantedMin + ahead);
+    setMaxPerAxis(boxMax, wantedMax + ahead);
     boxMin -= btVector3(margin, margin, margin);
     boxMax += btVector3(margin, margin, margin);
     const btVector3 slack(kGatherSlack, kGatherSlack, kGatherSlack);

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <vector>
 
+#include "MinMax.h"
 #include "ground/MeshRayCache.h"
 #include "ground/TriangleSweep.h"
 
@@ -376,8 +377,8 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     const btVector3 to = transform.invXform(shape_.start + shape_.down * shape_.endDistance);
     boxMin = from;
     boxMax = from;
-    boxMin.setMin(to);
-    boxMax.setMax(to);
+    setMinPerAxis(boxMin, to);
+    setMaxPerAxis(boxMax, to);
     boxMin -= grow;
     boxMax += grow;
   }
@@ -386,8 +387,8 @@ class ShapeHitCallback final : public btCollisionWorld::ConvexResultCallback {
     const btVector3 half = box.getHalfExtentsWithMargin();
     const btVector3 backedCentre = transform.invXform(shape_.start - shape_.down * backOff());
     btVector3 nearest = backedCentre;  // the box's point nearest the backed-off centre (box space)
-    nearest.setMax(-half);
-    nearest.setMin(half);
+    setMaxPerAxis(nearest, -half);
+    setMinPerAxis(nearest, half);
     return (backedCentre - nearest).length2() > boundingRadius() * boundingRadius();
   }
   // The box at `transform` swept exactly from the backed-off start; its first contact offered
@@ -480,8 +481,8 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
   const btVector3 endLocal = local.start + local.down * local.endDistance;
   const btVector3 reach(boundingRadius, boundingRadius, boundingRadius);
   btVector3 boxMin = local.start, boxMax = local.start;
-  boxMin.setMin(endLocal);
-  boxMax.setMax(endLocal);
+  setMinPerAxis(boxMin, endLocal);
+  setMaxPerAxis(boxMax, endLocal);
   boxMin -= reach;
   boxMax += reach;
   if (!cache.cover(object, boxMin, boxMax, worldToMesh.getBasis() * displacement, margin))
@@ -493,10 +494,8 @@ bool castCached(MeshRayCache& cache, const btCollisionObject& object, const Swep
   const CachedTriangle* triangles = cache.triangles();
   const CachedVertices* cachedVertices = cache.vertices();  // kept: a shape's caches keep them
   const InternalEdges* internalEdges = cache.internalEdges();
-  auto overlaps = [&](int i) {
-    return testQuantizedAabbAgainstQuantizedAabb(quantizedMin, quantizedMax, leaves[i].quantizedMin,
-                                                 leaves[i].quantizedMax) != 0;
-  };
+  const QuantizedBoxTest sweepBox(quantizedMin, quantizedMax);
+  auto overlaps = [&](int i) { return sweepBox.overlaps(leaves[i]); };
   auto meshTriangle = [&](int i, btVector3 (&vertices)[3]) {
     const btScalar* v = cachedVertices[i].vertices;
     vertices[0].setValue(v[0], v[1], v[2]);
@@ -644,8 +643,8 @@ bool ShapeCastQuery::castNearby(const NearbyGround& nearby, const GroundSweep& s
   const btScalar size = parts_->geometry.boundingRadius();
   btVector3 boxMin = swept.start, boxMax = swept.start;
   const btVector3 end = swept.start + swept.down * swept.endDistance;
-  boxMin.setMin(end);
-  boxMax.setMax(end);
+  setMinPerAxis(boxMin, end);
+  setMaxPerAxis(boxMax, end);
   boxMin -= btVector3(size, size, size);
   boxMax += btVector3(size, size, size);
   ShapeHitCallback callback(swept, parts_->geometry.cosMaxSlope, parts_->slack, nearby.chassis());

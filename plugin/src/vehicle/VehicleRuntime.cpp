@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "Finite.h"
+#include "MinMax.h"
 #include "Prefetch.h"
 #include "raycar/Error.h"
 #include "raycar/vehicle/StaticLoads.h"
@@ -155,8 +156,8 @@ VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionW
     if (!wheel.state.inContact) continue;
     const btVector3& point = wheel.state.contactPoint;
     if (!touches) boxMin = boxMax = point;
-    boxMin.setMin(point);
-    boxMax.setMax(point);
+    setMinPerAxis(boxMin, point);
+    setMaxPerAxis(boxMax, point);
     touches = true;
   }
   if (!touches) return SleepingGround::Unchanged;
@@ -205,10 +206,10 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
     const btScalar reach = wheel.ground().reach();  // 0 for a ray
     const btVector3 pad(reach, reach, reach);
     if (i == 0) boxMin = boxMax = sweep.from;
-    boxMin.setMin(sweep.from - pad);
-    boxMin.setMin(sweep.to - pad);
-    boxMax.setMax(sweep.from + pad);
-    boxMax.setMax(sweep.to + pad);
+    setMinPerAxis(boxMin, sweep.from - pad);
+    setMinPerAxis(boxMin, sweep.to - pad);
+    setMaxPerAxis(boxMax, sweep.from + pad);
+    setMaxPerAxis(boxMax, sweep.to + pad);
     if (reach > 0) {  // a shape: it turns with the steering (a left turn swings right forward)
       wheel.updateSteerTrig();
       sweep.axle = right * wheel.steerCos + forward * wheel.steerSin;
