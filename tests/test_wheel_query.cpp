@@ -4,6 +4,7 @@
 // under a wheel.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "StoredQuery.h"
 #include "TestWorld.h"
 #include "ground/GroundQuery.h"
+#include "ground/MeshRayCache.h"
 #include "ground/WheelRaycast.h"
 
 using namespace raycar;
@@ -253,5 +255,76 @@ TEST_CASE("soft bodies: the cached query leaves a ray near one to the world's ra
     world.removeRigidBody(&plane);
     world.removeSoftBody(cloth);
     delete cloth;
+  }
+}
+
+TEST_CASE("the branch-free leaf test answers as Bullet's testQuantizedAabbAgainstQuantizedAabb") {
+  // Every way one axis can place two boxes (apart, touching at either end, overlapping,
+  // nested, equal), at the quantisation's two ends, on each axis in turn; then random boxes.
+  struct AxisCase {
+    unsigned short queryMin, queryMax, leafMin, leafMax;
+  };
+  const AxisCase axisCases[] = {
+      {10, 20, 30, 40},  {10, 20, 20, 40},       {10, 20, 21, 40},  {30, 40, 10, 20},
+      {30, 40, 10, 30},  {30, 40, 10, 29},       {10, 40, 20, 30},  {20, 30, 10, 40},
+      {15, 15, 15, 15},  {0, 0, 0, 65535},       {65535, 65535, 0, 65535},
+      {0, 65535, 65535, 65535}, {0, 0, 1, 65535}, {65534, 65535, 0, 65533},
+  };
+  const unsigned short inside[2] = {0, 65535};  // the other axes: the whole range, always overlapping
+  int overlapping = 0, apart = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    for (const AxisCase& c : axisCases) {
+      unsigned short queryMin[3], queryMax[3];
+      CachedLeaf leaf{};
+      for (int other = 0; other < 3; ++other) {
+        queryMin[other] = leaf.quantizedMin[other] = inside[0];
+        queryMax[other] = leaf.quantizedMax[other] = inside[1];
+      }
+      queryMin[axis] = c.queryMin;
+      queryMax[axis] = c.queryMax;
+      leaf.quantizedMin[axis] = c.leafMin;
+      leaf.quantizedMax[axis] = c.leafMax;
+      const bool bullet =
+          testQuantizedAabbAgainstQuantizedAabb(queryMin, queryMax, leaf.quantizedMin, leaf.quantizedMax) != 0;
+      INFO("axis " << axis << ": query [" << c.queryMin << ", " << c.queryMax << "], leaf [" << c.leafMin
+                   << ", " << c.leafMax << "]");
+      CHECK(QuantizedBoxTest(queryMin, queryMax).overlaps(leaf) == bullet);
+      (bullet ? overlapping : apart)++;
+    }
+  }
+  CHECK(overlapping > 0);  // both answers are exercised
+  CHECK(apart > 0);
+  std::mt19937 random(20261127);
+  std::uniform_int_distribution<int> coordinate(0, 65535), extent(0, 3000);
+  std::vector<CachedLeaf> leaves(70);  // more than two masks of 32
+  for (int round = 0; round < 200; ++round) {
+    unsigned short queryMin[3], queryMax[3];
+    for (int axis = 0; axis < 3; ++axis) {
+      queryMin[axis] = static_cast<unsigned short>(coordinate(random));
+      queryMax[axis] = static_cast<unsigned short>(std::min(65535, queryMin[axis] + extent(random)));
+    }
+    for (CachedLeaf& leaf : leaves) {
+      for (int axis = 0; axis < 3; ++axis) {
+        // Near the query, so that about half overlap on each axis.
+        const int centre = queryMin[axis] + extent(random) - 1500;
+        leaf.quantizedMin[axis] = static_cast<unsigned short>(std::clamp(centre - extent(random) / 2, 0, 65535));
+        leaf.quantizedMax[axis] =
+            static_cast<unsigned short>(std::clamp(int(leaf.quantizedMin[axis]) + extent(random), 0, 65535));
+      }
+    }
+    const QuantizedBoxTest test(queryMin, queryMax);
+    const int count = 1 + round % int(leaves.size());
+    for (int first = 0; first < count; first += 32) {
+      const std::uint32_t mask = test.overlapMask(leaves.data(), first, count);
+      for (int bit = 0; bit < 32; ++bit) {
+        const int i = first + bit;
+        const bool bullet = i < count && testQuantizedAabbAgainstQuantizedAabb(
+                                             queryMin, queryMax, leaves[size_t(i)].quantizedMin,
+                                             leaves[size_t(i)].quantizedMax) != 0;
+        INFO("round " << round << ", leaf " << i << " of " << count);
+        CHECK(((mask >> bit) & 1u) == (bullet ? 1u : 0u));
+        if (bullet) ++overlapping; else ++apart;
+      }
+    }
   }
 }
