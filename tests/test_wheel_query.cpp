@@ -258,6 +258,92 @@ TEST_CASE("soft bodies: the cached query leaves a ray near one to the world's ra
   }
 }
 
+TEST_CASE("triangles a wheel remembers belong to their mesh: three tiles numbered alike, and a mesh changed in place and cleared") {
+  // A wheel's two mesh caches share the vertices of the last triangles its rays passed, tagged
+  // with the cache that read them, and kept across refreshes of the same mesh. Three tiles whose
+  // triangles have the same numbers at different heights make a cache change meshes when the
+  // wheel visits them in turn: a triangle remembered from the mesh the cache held before would
+  // give the wrong height. Every answer must be rayTest's, bit for bit.
+  TestWorld world;
+  std::vector<btRigidBody*> tiles;
+  for (int tile = 0; tile < 3; ++tile) {
+    const btScalar lift = 0.15f * btScalar(tile);
+    tiles.push_back(world.addGridMesh(4, 1, btTransform(btQuaternion::getIdentity(), btVector3(4.0f * btScalar(tile - 1), 0, 0)),
+                                      1, [lift](btScalar x, btScalar z) { return lift + 0.1f * std::sin(x + 2 * z); }));
+  }
+  // A mesh of its own, whose vertices the test changes in place.
+  std::vector<btScalar> vertices;
+  std::vector<int> indices;
+  for (int row = 0; row <= 4; ++row)
+    for (int column = 0; column <= 4; ++column)
+      vertices.insert(vertices.end(), {btScalar(column) - 2, 0.05f * btScalar(row % 2), btScalar(row) - 2});
+  for (int row = 0; row < 4; ++row)
+    for (int column = 0; column < 4; ++column) {
+      const int a = row * 5 + column, b = a + 1, c = a + 5, d = c + 1;
+      indices.insert(indices.end(), {a, c, b, b, c, d});
+    }
+  btTriangleIndexVertexArray changingMesh(int(indices.size() / 3), indices.data(), int(3 * sizeof(int)),
+                                          int(vertices.size() / 3), vertices.data(), int(3 * sizeof(btScalar)));
+  btBvhTriangleMeshShape changingShape(&changingMesh, true);
+  btCollisionObject changing;
+  changing.setCollisionShape(&changingShape);
+  changing.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, -1, 8)));
+  world.world().addCollisionObject(&changing);
+  world.world().updateAabbs();
+
+  WheelQuerySettings settings;
+  settings.maxCachedTriangles = 24;
+  NearbyGround nearby;
+  StoredQuery stored(WheelSettings{}, settings);
+  GroundQuery& query = stored.ground();
+  btBoxShape selfShape(btVector3(0.1f, 0.1f, 0.1f));
+  btCollisionObject self;  // stands in for the car's own chassis, far from everything
+  self.setCollisionShape(&selfShape);
+  self.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 50, 0)));
+  world.world().addCollisionObject(&self);
+  world.world().updateAabbs();
+  auto castMatches = [&](const btVector3& from) {
+    const btVector3 to = from - btVector3(0, 2, 0);
+    const WheelRayHit expected = castWheelRay(world.world(), from, to, &self);
+    btVector3 boxMin = from, boxMax = from;
+    boxMin.setMin(to);
+    boxMax.setMax(to);
+    REQUIRE(nearby.gather(world.world(), self, boxMin, boxMax));
+    WheelRayHit cached;
+    if (!query.castNearby(nearby, GroundSweep{from, to, btVector3(0, 0, 0)}, false, cached)) return true;
+    return expected.hit && sameHit(cached, expected);
+  };
+
+  // The same point of each tile in turn, as a car moved from tile to tile would see it: the
+  // caches take the first two tiles, then the third replaces the first, whose triangles the
+  // wheel remembers under the same numbers.
+  std::mt19937 random(11);
+  std::uniform_real_distribution<btScalar> local(-1.8f, 1.8f);
+  for (int round = 0; round < 200; ++round) {
+    const btVector3 point(local(random), 1, local(random));
+    for (int tile = 0; tile < 3; ++tile) {
+      CAPTURE(round);
+      CAPTURE(tile);
+      REQUIRE(castMatches(point + btVector3(4.0f * btScalar(tile - 1), 0, 0)));
+    }
+  }
+
+  // On the mesh of its own, then with every vertex raised 0.2 m in place and the BVH refitted:
+  // after clear(), as RaycastVehicle::clearWheelQueryCache does it, the raised triangles answer.
+  const btVector3 onChanging(0.3f, 0.5f, 8.4f);
+  REQUIRE(castMatches(onChanging));
+  for (size_t v = 1; v < vertices.size(); v += 3) vertices[v] += 0.2f;
+  changingShape.refitTree(btVector3(-3, -2, -3), btVector3(3, 2, 3));
+  world.world().updateSingleAabb(&changing);
+  query.clear();
+  CHECK(castMatches(onChanging));
+  const WheelRayHit raised = castWheelRay(world.world(), onChanging, onChanging - btVector3(0, 2, 0), &self);
+  CHECK(raised.point.y() > -0.85f);  // -1 + 0 or 0.05, raised by 0.2
+
+  world.world().removeCollisionObject(&self);
+  world.world().removeCollisionObject(&changing);
+}
+
 TEST_CASE("the branch-free leaf test answers as Bullet's testQuantizedAabbAgainstQuantizedAabb") {
   // Every way one axis can place two boxes (apart, touching at either end, overlapping,
   // nested, equal), at the quantisation's two ends, on each axis in turn; then random boxes.

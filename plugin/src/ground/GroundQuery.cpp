@@ -121,7 +121,8 @@ bool CachedRayQuery::castAmongNearby(const NearbyGround& nearby, const btVector3
     MeshRayCache* cache =
         MeshRayCache::canCache(object) ? caches_.cacheFor(nearby.objects(), object) : nullptr;
     const bool cached =
-        cache != nullptr && cache->cast(object, from, to, displacement, margin_, result);
+        cache != nullptr &&
+        cache->cast(object, from, to, displacement, margin_, caches_.recentTriangles(), result);
     if (!cached) {
       if (offMainThread && !queryIsThreadSafe(*object.getCollisionShape())) return false;
       btCollisionWorld::rayTestSingle(fromTransform, toTransform,

@@ -98,7 +98,7 @@ bool MeshRayCache::matchesKey(const btCollisionObject& object,
 
 bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
                         const btVector3& to, const btVector3& displacement, btScalar margin,
-                        WheelRayCallback& result) {
+                        RecentTriangles& recent, WheelRayCallback& result) {
   btBvhTriangleMeshShape& shape = meshShape(object);
   // As btCollisionWorld::rayTestSingleInternal takes the ray into mesh space.
   const btTransform& transform = object.getWorldTransform();
@@ -109,6 +109,12 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
   setMinPerAxis(rayMin, toLocal);
   setMaxPerAxis(rayMax, toLocal);
   if (!cover(object, rayMin, rayMax, worldToMesh.getBasis() * displacement, margin)) return false;
+  // The remembered triangles stay valid while the mesh is the same one, across refreshes that
+  // only move the box (a mesh changed in place is cleared by the game, clearWheelQueryCache).
+  if (meshChanged_) {
+    recent.forget(index_);
+    meshChanged_ = false;
+  }
 
   // The ray's constants as btQuantizedBvh::walkStacklessQuantizedTreeAgainstRay computes them.
   const btQuantizedBvh& bvh = *shape.getOptimizedBvh();
@@ -139,7 +145,7 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
       if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
       const CachedTriangle& triangle = triangles[i];
       const btScalar* v = keptVertices != nullptr ? keptVertices[i].vertices
-                                               : passedTriangle(*shape.getMeshInterface(), triangle);
+                                               : recent.vertices(index_, triangle, *shape.getMeshInterface());
       btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
                                btVector3(v[6], v[7], v[8])};
       hits.processTriangle(vertices, triangle.part(), triangle.index());
@@ -155,21 +161,6 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
     result.addSingleResult(rayResult, true);
   }
   return true;
-}
-
-const btScalar* MeshRayCache::passedTriangle(const btStridingMeshInterface& mesh,
-                                             const CachedTriangle& triangle) {
-  for (int slot = 0; slot < 2; ++slot) {
-    if (recent_[slot].id == triangle) {
-      olderRecent_ = 1 - slot;
-      return recent_[slot].vertices.vertices;
-    }
-  }
-  RecentTriangle& recent = recent_[olderRecent_];
-  olderRecent_ = 1 - olderRecent_;
-  recent.id = triangle;
-  readMeshTriangle(mesh, triangle.part(), triangle.index(), recent.vertices.vertices);  // gather checked it
-  return recent.vertices.vertices;
 }
 
 bool MeshRayCache::cover(const btCollisionObject& object, const btVector3& boxMin,
@@ -201,8 +192,7 @@ bool MeshRayCache::refresh(const btCollisionObject& object, const btBvhTriangleM
     const btVector3 slack(kGatherSlack, kGatherSlack, kGatherSlack);
     if (gather(shape, boxMin - slack, boxMax + slack)) {
       if (keepsVertices_) findInternalEdges();
-      // Vertices are read again from the mesh after a refresh, as the kept ones are.
-      recent_[0].id = recent_[1].id = CachedTriangle{};
+      meshChanged_ = meshChanged_ || !matchesKey(object, shape);
       object_ = &object;
       shape_ = &shape;
       bvh_ = const_cast<btBvhTriangleMeshShape&>(shape).getOptimizedBvh();
@@ -355,7 +345,28 @@ unsigned char* CacheMemory::take(size_t bytes) {
 
 MeshCacheSet::MeshCacheSet(int capacity, bool keepVertices, CacheMemory& memory) {
   const size_t bytes = MeshRayCache::storageBytes(capacity, keepVertices);
-  for (MeshRayCache& cache : caches_) cache.attach(memory.take(bytes), capacity, keepVertices);
+  for (int i = 0; i < kMeshes; ++i) caches_[i].attach(memory.take(bytes), capacity, keepVertices, i);
+}
+
+const btScalar* RecentTriangles::vertices(int owner, const CachedTriangle& triangle,
+                                          const btStridingMeshInterface& mesh) {
+  for (int slot = 0; slot < kSlots; ++slot)
+    if (ids_[slot] == triangle && owners_[slot] == owner) return vertices_[slot].vertices;
+  const int slot = oldest_;
+  oldest_ = static_cast<unsigned char>((oldest_ + 1) % kSlots);
+  ids_[slot] = triangle;
+  owners_[slot] = static_cast<unsigned char>(owner);
+  readMeshTriangle(mesh, triangle.part(), triangle.index(), vertices_[slot].vertices);  // gather checked it
+  return vertices_[slot].vertices;
+}
+
+void RecentTriangles::forget(int owner) {
+  for (int slot = 0; slot < kSlots; ++slot)
+    if (owners_[slot] == owner) ids_[slot] = CachedTriangle{};
+}
+
+void RecentTriangles::forgetAll() {
+  for (CachedTriangle& id : ids_) id = CachedTriangle{};
 }
 
 MeshRayCache* MeshCacheSet::cacheFor(const std::vector<NearbyObject>& nearby,
@@ -374,6 +385,7 @@ MeshRayCache* MeshCacheSet::cacheFor(const std::vector<NearbyObject>& nearby,
 
 void MeshCacheSet::clear() {
   for (MeshRayCache& cache : caches_) cache.clear();
+  recent_.forgetAll();
 }
 
 int MeshCacheSet::triangleCount() const {
