@@ -50,8 +50,11 @@ bool NearbyObjects::gather(const btCollisionWorld& world, const btVector3& boxMi
         const bool firstOverlaps = overlaps(first->volume, box);
         const bool secondOverlaps = overlaps(second->volume, box);
         if (depth + 2 > kStackSize) return false;
-        if (firstOverlaps) stack[depth++] = first;
-        if (secondOverlaps) stack[depth++] = second;
+        // Pushed without a branch: each is written, and kept by moving the top past it.
+        stack[depth] = first;
+        depth += int(firstOverlaps);
+        stack[depth] = second;
+        depth += int(secondOverlaps);
         continue;
       }
       auto* proxy = static_cast<btBroadphaseProxy*>(node->data);
