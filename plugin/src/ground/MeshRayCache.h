@@ -262,11 +262,12 @@ class MeshRayCache {
   int capacity_ = 0;
   int count_ = 0;
   // What the triangles belong to: a rebuilt BVH, a new shape, a new scaling or an object removed
-  // and added again (new broadphase id) all refresh the cache.
+  // and added again (new broadphase id) all refresh the cache. (proxyId_ beside the counts: no
+  // padding before the pointers.)
+  int proxyId_ = -1;
   const btCollisionObject* object_ = nullptr;
   const btCollisionShape* shape_ = nullptr;
   const btOptimizedBvh* bvh_ = nullptr;
-  int proxyId_ = -1;
   btVector3 scaling_{1, 1, 1};
   // Mesh space: rays whose box lies inside are answered from the triangles.
   btVector3 boxMin_{0, 0, 0};
