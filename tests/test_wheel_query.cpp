@@ -302,16 +302,18 @@ TEST_CASE("triangles a wheel remembers belong to their mesh: three tiles numbere
   self.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 50, 0)));
   world.world().addCollisionObject(&self);
   world.world().updateAabbs();
+  // True when the cached query answers the ray straight down from `from`, from its cache, with
+  // rayTest's hit. (No REQUIRE inside: the objects above must leave the world before it goes.)
   auto castMatches = [&](const btVector3& from) {
     const btVector3 to = from - btVector3(0, 2, 0);
     const WheelRayHit expected = castWheelRay(world.world(), from, to, &self);
     btVector3 boxMin = from, boxMax = from;
     boxMin.setMin(to);
     boxMax.setMax(to);
-    REQUIRE(nearby.gather(world.world(), self, boxMin, boxMax));
+    if (!nearby.gather(world.world(), self, boxMin, boxMax)) return false;
     WheelRayHit cached;
-    if (!query.castNearby(nearby, GroundSweep{from, to, btVector3(0, 0, 0)}, false, cached)) return true;
-    return expected.hit && sameHit(cached, expected);
+    return query.castNearby(nearby, GroundSweep{from, to, btVector3(0, 0, 0)}, false, cached) &&
+           query.cachedTriangleCount() > 0 && expected.hit && sameHit(cached, expected);
   };
 
   // The same point of each tile in turn, as a car moved from tile to tile would see it: the
@@ -319,19 +321,20 @@ TEST_CASE("triangles a wheel remembers belong to their mesh: three tiles numbere
   // wheel remembers under the same numbers.
   std::mt19937 random(11);
   std::uniform_real_distribution<btScalar> local(-1.8f, 1.8f);
-  for (int round = 0; round < 200; ++round) {
+  int firstMismatch = -1;  // round x 3 + tile
+  for (int round = 0; round < 200 && firstMismatch < 0; ++round) {
     const btVector3 point(local(random), 1, local(random));
-    for (int tile = 0; tile < 3; ++tile) {
-      CAPTURE(round);
-      CAPTURE(tile);
-      REQUIRE(castMatches(point + btVector3(4.0f * btScalar(tile - 1), 0, 0)));
-    }
+    for (int tile = 0; tile < 3 && firstMismatch < 0; ++tile)
+      if (!castMatches(point + btVector3(4.0f * btScalar(tile - 1), 0, 0))) firstMismatch = 3 * round + tile;
   }
+  CHECK(firstMismatch == -1);
 
   // On the mesh of its own, then with every vertex raised 0.2 m in place and the BVH refitted:
   // after clear(), as RaycastVehicle::clearWheelQueryCache does it, the raised triangles answer.
+  // Either way of clearing (the set's forgetting all, or each cache's at its next refresh, as
+  // its mesh no longer matches) must do.
   const btVector3 onChanging(0.3f, 0.5f, 8.4f);
-  REQUIRE(castMatches(onChanging));
+  CHECK(castMatches(onChanging));
   for (size_t v = 1; v < vertices.size(); v += 3) vertices[v] += 0.2f;
   changingShape.refitTree(btVector3(-3, -2, -3), btVector3(3, 2, 3));
   world.world().updateSingleAabb(&changing);

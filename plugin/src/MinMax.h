@@ -5,9 +5,10 @@
 // wheels which way those comparisons go follows the car's heading and tilt, so with many cars
 // the processor's branch predictor guesses them no better than a coin: the box around the wheel
 // rays alone cost 8.6 of the 158 branches a car's step mispredicts (callgrind's branch model,
-// bench at 100 cars). Written as a select the compiler emits minss / maxss. The result is
-// btSetMin's and btSetMax's bit for bit, NaN included: (b < a) ? b : a keeps a when either is
-// NaN, as the branch does.
+// bench at 100 cars). Written as a select the compiler emits minss / maxss. x, y and z are
+// setMin's and setMax's bit for bit, NaN included: (b < a) ? b : a keeps a when either is NaN, as
+// btSetMin's branch does. The fourth float, which Bullet's scalar build also takes the min or
+// max of, is left as it is: no box here is read beyond z.
 
 #include <LinearMath/btVector3.h>
 
