@@ -140,7 +140,8 @@ struct CachedTriangle {
 };
 // A cached triangle's vertices (mesh space, scaled), kept only by caches whose every query reads
 // most of their triangles (a shape's sweep). A ray reads the one or two triangles whose leaf it
-// passes straight from the mesh, as Bullet's walk does: 36 bytes a triangle less on the heap.
+// passes from the mesh, as Bullet's walk does, remembering the last few (RecentTriangles): 36
+// bytes a cached triangle less on the heap.
 struct CachedVertices {
   btScalar vertices[9];
 };
@@ -234,7 +235,6 @@ class MeshRayCache {
                const btVector3& displacement, btScalar margin);
   bool gather(const btBvhTriangleMeshShape& shape, const btVector3& boxMin, const btVector3& boxMax);
   void findInternalEdges();  // of the kept triangles, after a gather
-
 
   // The storage's arrays, capacity_ entries each, one after the other (attach): boxes,
   // triangles, and when kept vertices and internal edges.
