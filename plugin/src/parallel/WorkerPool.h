@@ -31,19 +31,20 @@ class WorkerPool {
  private:
   void workerLoop();
   void takeChunks();
+  void waitForWorkers();
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
   std::uint64_t generation_ = 0;  // one more per run; workers wait for a new one
-  int busyWorkers_ = 0;
+  std::atomic<int> busyWorkers_{0};
   bool stopping_ = false;
   // The current run, written under the mutex before generation_ moves on.
   Task task_ = nullptr;
   void* context_ = nullptr;
   int count_ = 0;
-  int chunk_ = 1;
+  int minimumChunk_ = 1;
   std::atomic<int> next_{0};
 };
 
