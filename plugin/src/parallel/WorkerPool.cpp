@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace raycar {
 namespace {
 // Chunks shrink as the range empties (each takes a share of what is left), so that the threads
@@ -66,12 +70,16 @@ void WorkerPool::takeChunks() {
 void WorkerPool::waitForWorkers() {
   // acquire: the workers' writes (their cars' states) are seen once their count reaches 0.
   const auto pollUntil = std::chrono::steady_clock::now() + kPollBeforeSleeping;
-  while (busyWorkers_.load(std::memory_order_acquire) != 0)
+  while (busyWorkers_.load(std::memory_order_acquire) != 0) {
     if (std::chrono::steady_clock::now() > pollUntil) {
       std::unique_lock<std::mutex> lock(mutex_);
       done_.wait(lock, [this] { return busyWorkers_.load(std::memory_order_acquire) == 0; });
       return;
     }
+#if defined(__SSE2__)
+    _mm_pause();  // tells the core this is a wait loop: less power, and no stall leaving it
+#endif
+  }
 }
 
 void WorkerPool::workerLoop() {
