@@ -342,8 +342,9 @@ int main(int argc, char** argv) {
   // Steps per run: enough for a stable figure at each N without minutes of warm-up.
   const std::map<int, int> steps = {{1, 20000}, {10, 4000}, {100, 600}, {1000, 150}};
   // Each two-thread kind comes after a one-thread kind, so that each finds the second core as
-  // idle as the other does. Run straight after group2, group2_game found that core still awake
-  // and woke its worker about 0.6 ms sooner a step (BENCHMARKS.md, "Two threads").
+  // idle as the other does. Run straight after the one-thread kinds, a group's worker took 762 us
+  // a step to wake at N = 1000; straight after the other two-thread kind, 237 us (BENCHMARKS.md,
+  // "Two threads").
   const Case everything{1, {"raycar", "bullet", "raycar_nocache", "group1", "group2", "raycar_sphere",
                             "group2_game", "raycar_cylinder"}};
   for (const auto& [vehicles, iterations] : steps)

@@ -16,8 +16,10 @@ namespace {
 constexpr int kShareDivisor = 2;         // a chunk: what is left / (threads x this)
 constexpr int kSmallestChunkDivisor = 64;  // the smallest: count / (threads x this)
 // How long the caller, done with its chunks, polls for the workers' last ones before sleeping.
-// The wait is at most one chunk long, and waking a sleeping thread costs more than that on the
-// virtual machines the benchmarks ran on (tests/bench/BENCHMARKS.md, "Two threads").
+// Once the workers are under way it waits for one of the last, small chunks, and waking a
+// sleeping thread costs more than that on the virtual machines the benchmarks ran on
+// (tests/bench/BENCHMARKS.md, "Two threads"). A worker that woke after the caller had finished
+// its share outlasts the poll, and the caller sleeps.
 constexpr std::chrono::microseconds kPollBeforeSleeping{200};
 }  // namespace
 
