@@ -127,7 +127,7 @@ TEST_CASE("a bad mapping file is an error naming the file, the line and the key"
     const char* message;  // a part of the message
   };
   const Row rows[] = {
-      {"[[controller]]\nname = \"x\"\nstear = { axis = 0 }\n", "pads.toml:3: controller.stear", "unknown key"},
+      {"[[controller]]\nname = \"x\"\nstear = { axis = 0 }\n", "pads.toml:3: controller.stear", "unknown key in [[controller]]"},
       {"[[controller]]\nname = \"x\"\nsteer = { axis = 0, dead_zone = 1.5 }\n", "pads.toml:3: controller.steer.dead_zone",
        "must lie in [0, 0.9]"},
       {"[[controller]]\nname = \"x\"\nthrottle = { axis = \"x\" }\n", "pads.toml:3: controller.throttle.axis", "expects a number"},

@@ -132,7 +132,7 @@ TEST_CASE("a bad override is the file's error, placed at the override") {
   };
   const Row rows[] = {
       {"params.stabilizer=abc", "params.stabilizer: expects a number, got a string"},
-      {"wheel.stifness=3", "wheel.stifness: unknown key in [wheel] (did you mean 'stiffness'?)"},
+      {"wheel.stifness=3", "wheel.stifness: unknown key in [[wheel]] (did you mean 'stiffness'?)"},
       {"wheel[2].stiffness=-4", "wheel.stiffness: = -4 is out of range"},
       {"wheel[9].stiffness=1", "the file has 4 [[wheel]] records, not 9"},
       {"params[1].stabilizer=1", "[params] is a table, not [[records]]"},
@@ -157,7 +157,7 @@ TEST_CASE("a bad override is the file's error, placed at the override") {
     FAIL("accepted");
   } catch (const Error& error) {
     CHECK(std::string(error.what()) == "--set wheel.stifness=3 (" + kCoupe +
-                                           "): wheel.stifness: unknown key in [wheel] (did you mean 'stiffness'?)");
+                                           "): wheel.stifness: unknown key in [[wheel]] (did you mean 'stiffness'?)");
   }
   // Keys the loader checks after reading are placed at the override too, never at a line of the
   // file they did not come from: the coupe leaves [model] up at its default (+z).

@@ -580,6 +580,14 @@ TEST_CASE("script errors name the line and the key") {
     CHECK(std::string(error.what()) ==
           "typo.toml:6: params.engine_powr: unknown key in [params] (did you mean 'engine_power'?)");
   }
+  // A record's key is named in its record's header, [[wheel]], as the file writes it.
+  try {
+    parseVehicleScript("[model]\nobj = \"x.obj\"\n[[wheel]]\naxle = 0\nlen_mx = 0.3\n", "record.toml");
+    FAIL("expected an error");
+  } catch (const Error& error) {
+    CHECK(std::string(error.what()) ==
+          "record.toml:5: wheel.len_mx: unknown key in [[wheel]] (did you mean 'len_max'?)");
+  }
   // Keys are case-insensitive: engine_maxrpm is engine_maxRPM.
   const VehicleScript script = parseVehicleScript("[model]\nobj = \"x.obj\"\n[params]\nengine_maxrpm = 6100\n", "case.toml");
   CHECK(script.settings.engine.maxRpm == within(6100, 1e-6));
@@ -772,6 +780,11 @@ TEST_CASE("a malformed OBJ line is an error naming the file, its own line and th
       {"a hexadecimal coordinate (tinyobjloader reads 0)", "v 0x10 0 0",
        "bad.obj:6: vertex 4: vertex coordinate '0x10' is not a number (digits, a point, an exponent)"},
       {"a coordinate beyond a float", "v 1e999 0 0", "bad.obj:6: vertex 4: vertex coordinate is not a finite number"},
+      // Normals and texture coordinates are not read, but a line cut short there is a file cut short.
+      {"a normal cut short", "vn -0.0000 0.1305 -", "bad.obj:6: body: 'vn' number '-' is not a finite number (digits, a point, an exponent)"},
+      {"a normal of two numbers", "vn 0 1", "bad.obj:6: body: a normal needs three numbers (vn x y z); this line has 2"},
+      {"a texture coordinate of none", "vt", "bad.obj:6: body: a texture coordinate needs one to three numbers (vt u v w); this line has 0"},
+      {"a texture coordinate that is no number", "vt 0.5 nan", "bad.obj:6: body: 'vt' number 'nan' is not a finite number (digits, a point, an exponent)"},
       {"a vertical tab inside a face: words part at spaces and tabs only, as tinyobjloader's do",
        "f 1 2\v3", "bad.obj:6: body: 'f' needs at least 3 vertices; this line has 2"},
       {"a form feed before a vertex (tinyobjloader skips the line)", "\fv 9 9 9",

@@ -244,9 +244,12 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
   const Row rows[] = {
       {"[scene]\nstep = 0\n[[vehicle]]\nscript = \"x\"\n", "bad.toml:2: scene.step: must lie in [0.0001, 0.1]"},
       {"[scene]\nnmae = \"x\"\n", "bad.toml:2: scene.nmae: unknown key in [scene] (did you mean 'name'?)"},
+      // A number that is not finite is named so, not as out of range.
+      {"[scene]\nstep = nan\n[[vehicle]]\nscript = \"x\"\n", "bad.toml:2: scene.step: is not a finite number"},
+      {"[[vehicle]]\nscript = \"a\"\nposition = [0, inf, 0]\n", "bad.toml:3: vehicle.position: is not a finite number"},
       // A key without its unit's suffix is suggested the key with it, before another key three
       // letters off (heading against spacing).
-      {"[[vehicle]]\nscript = \"a\"\nheading = 90\n", "bad.toml:3: vehicle.heading: unknown key in [vehicle] (did you mean 'heading_deg'?)"},
+      {"[[vehicle]]\nscript = \"a\"\nheading = 90\n", "bad.toml:3: vehicle.heading: unknown key in [[vehicle]] (did you mean 'heading_deg'?)"},
       {"[ground]\ntype = \"lava\"\n", "bad.toml:2: ground.type: must be \"plane\""},
       {"[[vehicle]]\nscript = \"a\"\ndriver = \"follow_path\"\n", "bad.toml:1: vehicle.path: this driver needs a path"},
       {"[[vehicle]]\nscript = \"a\"\nevents = [[1, 0, 0, 0, 0], [0.5, 0, 0, 0, 0]]\n", "bad.toml:3: vehicle.events: event times must increase"},

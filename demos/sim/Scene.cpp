@@ -2,8 +2,6 @@
 
 #include <toml++/toml.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <fstream>
 #include <cmath>
@@ -13,8 +11,9 @@
 #include <sstream>
 
 #include "io/TomlOverrides.h"  // the library's own: applies --set overrides to the parsed file
-#include "raycar/Error.h"
+#include "DataFolders.h"
 #include "TableReader.h"
+#include "raycar/Error.h"
 
 namespace raycar::sim {
 namespace {
@@ -121,7 +120,7 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
       for (const toml::node& record : *records) {
         VehicleEntry entry;
         entry.line = int(record.source().begin.line);
-        TableReader reader(path, "vehicle", *record.as_table());
+        TableReader reader(path, "vehicle", *record.as_table(), true);
         reader.on("script", [&](const toml::node& n) { entry.script = resolve(path, reader.text(n)); });
         reader.on("position", [&](const toml::node& n) {
           const std::vector<double> v = reader.numbers(n, 3, -1e5, 1e5);
@@ -217,14 +216,7 @@ namespace raycar::sim {
 
 std::vector<std::string> bundledSceneFolders() {
   std::vector<std::string> folders;
-  char executable[4096];
-  const ssize_t length = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
-  if (length > 0) {
-    std::string directory(executable, size_t(length));
-    directory = directory.substr(0, directory.find_last_of('/'));
-    folders.push_back(directory + "/../share/raycar/scenes");
-  }
-  folders.push_back(std::string(RAYCAR_SOURCE_DATA_DIR) + "/scenes");
+  for (const std::string& folder : bundledDataFolders()) folders.push_back(folder + "/scenes");
   return folders;
 }
 

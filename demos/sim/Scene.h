@@ -126,7 +126,8 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
 // raycar::Error naming what was searched when it is found nowhere.
 std::string findScene(const std::string& argument);
 // Where bundled scenes are looked for, in order: the installed data beside the running program
-// (<prefix>/bin/.. /share/raycar/scenes), then the source tree's data/scenes this was built from.
+// (<prefix>/bin/../share/raycar/scenes), then, run from the build tree only, the source tree's
+// data/scenes (DataFolders.h).
 std::vector<std::string> bundledSceneFolders();
 
 }  // namespace raycar::sim

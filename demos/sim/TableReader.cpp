@@ -23,7 +23,8 @@ void TableReader::read() {
         known += (known.empty() ? "" : ", ") + name;
         names.push_back(name);
       }
-      fail("unknown key in [" + section_ + "]" + suggestion(key_, names) + "; known: " + known);
+      const std::string header = record_ ? "[[" + section_ + "]]" : "[" + section_ + "]";
+      fail("unknown key in " + header + suggestion(key_, names) + "; known: " + known);
     }
     reader->second(node);
   }
@@ -39,7 +40,8 @@ double TableReader::number(const toml::node& node, double low, double high) cons
   const std::optional<double> exact = node.value<double>();
   if (!exact) fail("cannot be read exactly as a number (an integer beyond 2^53)");
   const double value = *exact;
-  if (!std::isfinite(value) || value < low || value > high) {
+  if (!std::isfinite(value)) fail("is not a finite number");
+  if (value < low || value > high) {
     std::ostringstream range;
     range << "must lie in [" << low << ", " << high << "]";
     fail(range.str());

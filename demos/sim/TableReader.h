@@ -13,9 +13,11 @@ namespace raycar::sim {
 
 class TableReader {
  public:
-  // `section` prefixes every key in errors ("scene", "controller.steer").
-  TableReader(const std::string& file, const std::string& section, const toml::table& table)
-      : file_(file), section_(section), table_(table) {}
+  // `section` prefixes every key in errors ("scene", "controller.steer"); `record`: the table is
+  // one of the file's [[section]] records, which errors name so.
+  TableReader(const std::string& file, const std::string& section, const toml::table& table,
+              bool record = false)
+      : file_(file), section_(section), table_(table), record_(record) {}
 
   using Reader = std::function<void(const toml::node&)>;
   void on(const std::string& key, Reader reader) { readers_[key] = std::move(reader); }
@@ -36,6 +38,7 @@ class TableReader {
  private:
   std::string file_, section_;
   const toml::table& table_;
+  bool record_;
   std::map<std::string, Reader> readers_;
   int line_ = 0;
   std::string key_;

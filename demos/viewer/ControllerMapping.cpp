@@ -45,7 +45,7 @@ void readAxis(const std::string& path, const sim::TableReader& record, const std
 ControllerMapping readRecord(const std::string& path, const toml::table& table) {
   ControllerMapping mapping;
   mapping.line = int(table.source().begin.line);
-  sim::TableReader reader(path, "controller", table);
+  sim::TableReader reader(path, "controller", table, true);
   reader.on("name", [&](const toml::node& n) { mapping.name = reader.text(n); });
   reader.on("match", [&](const toml::node& n) { mapping.match = reader.text(n); });
   reader.on("layout", [&](const toml::node& n) {

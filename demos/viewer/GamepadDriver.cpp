@@ -1,8 +1,8 @@
 #include "GamepadDriver.h"
 
-#include <unistd.h>
-
 #include <fstream>
+
+#include "DataFolders.h"
 
 namespace raycar::viewer {
 
@@ -45,15 +45,11 @@ ControllerReading GamepadDriver::read() const {
 }
 
 std::string bundledControllersPath() {
-  char executable[4096];
-  const ssize_t length = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
-  if (length > 0) {
-    std::string directory(executable, size_t(length));
-    directory = directory.substr(0, directory.find_last_of('/'));
-    const std::string installed = directory + "/../share/raycar/controllers.toml";
-    if (std::ifstream(installed).good()) return installed;
-  }
-  return std::string(RAYCAR_SOURCE_DATA_DIR) + "/controllers.toml";
+  // The first folder that holds the file; else the installed one's path, which the error names.
+  const std::vector<std::string> folders = sim::bundledDataFolders();
+  for (const std::string& folder : folders)
+    if (std::ifstream(folder + "/controllers.toml").good()) return folder + "/controllers.toml";
+  return folders.empty() ? std::string("controllers.toml") : folders.front() + "/controllers.toml";
 }
 
 }  // namespace raycar::viewer

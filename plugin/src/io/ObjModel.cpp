@@ -130,6 +130,23 @@ void checkVertexLine(const std::vector<std::string>& fields, int line, size_t in
   }
 }
 
+// A normal (vn x y z) or texture coordinate (vt u [v [w]]) line. raycar reads neither, but a
+// line cut short or garbled there is a file cut short or garbled: an exporter that crashed, a
+// copy that stopped. Named with the object it belongs to, as the elements are.
+void checkAttributeLine(const std::vector<std::string>& fields, const ErrorLocation& where) {
+  const bool normal = fields[0] == "vn";
+  const size_t fewest = normal ? 3 : 1, most = 3;
+  const size_t count = fields.size() - 1;
+  const char* form = normal ? "a normal needs three numbers (vn x y z)"
+                            : "a texture coordinate needs one to three numbers (vt u v w)";
+  if (count < fewest || count > most)
+    throw Error(where, std::string(form) + "; this line has " + std::to_string(count));
+  for (size_t i = 1; i <= count; ++i)
+    if (readCoordinate(fields[i]) != Coordinate::Number)
+      throw Error(where, "'" + fields[0] + "' number '" + fields[i] +
+                             "' is not a finite number (digits, a point, an exponent)");
+}
+
 // One of an element's vertex references: v, v/vt, v//vn or v/vt/vn, each a nonzero integer
 // (negative counts back from the last vertex so far). False when it is none of those forms.
 bool readVertexReference(const std::string& reference, long& vertex) {
@@ -210,6 +227,8 @@ LineIndex indexLines(const std::string& text, const std::string& path) {
       checkVertexLine(fields, number, index.vertexLines.size(), path);
       index.vertexLines.push_back(number);
       if (!index.objects.empty()) index.objects.back().endVertex = index.vertexLines.size();
+    } else if (keyword == "vn" || keyword == "vt") {
+      checkAttributeLine(fields, {path, number, object});
     } else if (keyword == "f" || keyword == "l" || keyword == "p") {
       const size_t minimum = keyword == "f" ? 3 : keyword == "l" ? 2 : 1;
       const long largest = checkElementLine(fields, minimum, index.vertexLines.size(), {path, number, object});

@@ -168,8 +168,10 @@ class Parser {
         std::vector<std::string> known;
         for (const Key& candidate : keys())
           if (candidate.section == section) known.push_back(candidate.name);
+        // Named as the file writes the section: a record ([[wheel]]) or a table ([engine]).
+        const std::string header = record < 0 ? "[" + section + "]" : "[[" + section + "]]";
         problems_.emplace_back(ErrorLocation{keyFile_, line, where},
-                               "unknown key in [" + section + "]" + suggestion(keyName, known));
+                               "unknown key in " + header + suggestion(keyName, known));
         continue;
       }
       // A bad value is remembered and reading goes on: the file's every key error is reported
