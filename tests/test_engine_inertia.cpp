@@ -248,6 +248,67 @@ TEST_CASE("stalling: switched on, a closed throttle that lets the wheels drag th
   }
 }
 
+TEST_CASE("rolling against its gear: throttle closed, the clutch opens (or the engine stalls) and the car coasts; throttle open, the clutch pulls against the roll as at a launch") {
+  // Manual gearbox, first gear, the car rolling backwards at 3 m/s (down a hill it meant to
+  // climb). The wheels would turn the engine backwards, slower than min rpm: seed 001's stall
+  // protection opens the clutch (engagement 0, no torque, the engine at idle); an engine that
+  // may stall stops (0 rpm). Either way the car keeps its speed as in neutral (the test car has
+  // no drag, rolling resistance or axle friction). Throttle 0.4 then is a hill start: the clutch
+  // bites and holds the engine at its start rpm as at a launch, passing
+  // T_c = T_e(start rpm, 0.4), which slows the backward roll at
+  // a = T_c ratio eff / R / (m + sum I / R^2). Budget 3%, as the launch's.
+  for (const bool stall : {false, true}) {
+    CAPTURE(stall);
+    InertiaCar car(btScalar(1.0 / 120), true,
+                   [stall](VehicleSettings& settings) { settings.engine.stall = stall; });
+    DriverInput input;
+    input.shiftUp = true;
+    car.once(input);
+    REQUIRE(car.powertrain().gear == kFirstGear);
+    const btVector3 forward = car.car.chassis->getWorldTransform().getBasis() * car.settings.axes.forward;
+    car.car.chassis->setLinearVelocity(forward * -3);
+    car.car.chassis->activate();
+    car.run(0.5, DriverInput{});
+    // The wheels' spin-up takes 0.07 m/s from the chassis (their inertia is 2% of the rolling
+    // mass), and an engine that may stall drags a little more before it stops.
+    const double rolling = car.vehicle().forwardSpeed();
+    REQUIRE(rolling < -2.85);
+    CHECK(car.powertrain().clutchTorque == 0);
+    CHECK(!car.powertrain().clutchLocked);
+    CHECK(car.powertrain().stalled == stall);
+    if (stall) {
+      CHECK(car.powertrain().engineRpm == 0);
+    } else {
+      CHECK(car.powertrain().clutch == 0);
+      CHECK(car.powertrain().engineRpm == doctest::Approx(car.settings.engine.idleRpm).epsilon(1e-4));
+    }
+    car.run(1, DriverInput{});
+    CHECK(car.vehicle().forwardSpeed() == doctest::Approx(rolling).epsilon(1e-3));
+    if (stall) continue;  // a stalled engine restarts in neutral only
+
+    DriverInput throttle;
+    throttle.pedal = 0.4f;
+    const EngineSettings& engine = car.settings.engine;
+    const double clutchTorque = engineTorque(engine, engine.startRpm, 0.4f);
+    double biteSpeed = 0, time = 0, biteTime = -1;
+    for (int i = 0; i < 240 && car.vehicle().forwardSpeed() < -0.5; ++i) {
+      car.once(throttle);
+      time += 1.0 / 120;
+      const PowertrainState& powertrain = car.powertrain();
+      CHECK(powertrain.clutchTorque >= 0);  // it pulls forward, never with the roll
+      if (biteTime < 0 && powertrain.clutchTorque >= clutchTorque * (1 - 1e-3)) {
+        biteTime = time;
+        biteSpeed = car.vehicle().forwardSpeed();
+      }
+    }
+    REQUIRE(biteTime > 0);
+    REQUIRE(time > biteTime + 0.2);
+    const double acceleration =
+        clutchTorque * car.ratio() * car.settings.gearbox.efficiency / car.spec.radius / car.rollingMass();
+    CHECK((car.vehicle().forwardSpeed() - biteSpeed) / (time - biteTime) == within(acceleration, 0.03));
+  }
+}
+
 TEST_CASE("without engine inertia the powertrain is seed 001's: no clutch torque, no slip energy") {
   RoadSpec spec;
   spec.vehicle = "jeep";

@@ -163,6 +163,32 @@ TEST_CASE("a parked car falls asleep below a script's sleeping threshold, fed th
   }
 }
 
+TEST_CASE("a car on its roof comes to rest on Bullet's contacts and falls asleep") {
+  // Dropped upside down from 1 m, the chassis box lands on its roof, its wheels in the air, and
+  // rests on Bullet's own contacts. Bullet's rule then holds as for any body: still (below the
+  // sleeping thresholds, 0.04 m/s and 1 rad/s) for gDeactivationTime (2 s), it sleeps. Budget:
+  // 1.5 s for the fall (0.45 s) and the box's settling, so asleep by 3.5 s; asleep, it does not
+  // move.
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  CarSpec spec;
+  const btQuaternion upsideDown(btVector3(0, 0, 1), SIMD_PI);
+  TestCar car = addCar(world, spec, btTransform(upsideDown, btVector3(0, 1.25f, 0)));
+  car.chassis->forceActivationState(ACTIVE_TAG);
+  car.chassis->setSleepingThresholds(0.04f, 1.0f);
+  int asleepAt = -1;
+  for (int i = 0; i < int(3.5 / kStep) && asleepAt < 0; ++i) {
+    world.step(kStep);
+    if (car.chassis->getActivationState() == ISLAND_SLEEPING) asleepAt = i;
+  }
+  REQUIRE(asleepAt > 0);
+  for (int i = 0; i < 4; ++i) CHECK(!car.vehicle->wheelState(i).inContact);  // on its roof
+  const btVector3 asleep = car.chassis->getCenterOfMassPosition();
+  for (int i = 0; i < int(1 / kStep); ++i) world.step(kStep);
+  CHECK(car.chassis->getActivationState() == ISLAND_SLEEPING);
+  CHECK((car.chassis->getCenterOfMassPosition() - asleep).length() == 0);
+}
+
 TEST_CASE("a car whose chassis left the world is left alone, its group's other cars drive on") {
   // A game despawning a car takes its chassis out of the world and may remove the vehicle from
   // its group later: meanwhile the group must not push the detached body (it had gathered

@@ -181,10 +181,20 @@ void Powertrain::turnEngine(const PowertrainInput& input, btScalar throttle, btS
   if (!inGear) state_.stalled = false;  // the starter turns it back to idle
   state_.clutch = inGear ? std::min(btScalar(1), state_.clutch + gearbox_.clutchSpeed * dt) : 0;
   // Seed 001's stall protection: with the throttle closed and the wheels turning the engine
-  // slower than minRPM the clutch opens (unless the engine may stall).
+  // slower than minRPM the clutch opens (unless the engine may stall). Signed: a car rolling
+  // against its gear (back in first, forward in reverse) would turn the engine backwards, which
+  // is slower still; the clutch opens there too, rather than stay engaged passing nothing.
   if (inGear && !engine_.stall && throttle == 0 &&
-      std::fabs(gearboxSpeed) * kRadiansPerSecondToRpm < engine_.minRpm)
+      gearboxSpeed * kRadiansPerSecondToRpm < engine_.minRpm)
     state_.clutch = 0;
+  // An engine that may stall, its clutch engaged and the throttle closed, is stopped, and held
+  // stopped, by wheels that turn it backwards: no clutch locks it to them (forwards, a locked
+  // clutch drags it down to minRPM, where settleClutch stalls it).
+  if (inGear && engine_.stall && throttle == 0 && state_.clutch > 0 && gearboxSpeed < 0) {
+    state_.stalled = true;
+    state_.engineRpm = 0;
+    state_.clutchLocked = false;
+  }
   const btScalar capacity = clutchCapacity();
   if (capacity <= 0) state_.clutchLocked = false;
 
@@ -281,6 +291,9 @@ void Powertrain::settleClutch(btScalar gearboxWheelSpin, btScalar dt) {
   if (state_.stalled) return;
   if (engine_.stall && throttle_ == 0 && state_.engineRpm < engine_.minRpm) {
     state_.stalled = true;
+    // It stops; held by a locked clutch it turns on with the wheels (the locked branch above
+    // follows them).
+    if (!state_.clutchLocked) state_.engineRpm = 0;
     return;
   }
   // (An engine that may stall, held by a locked clutch with the throttle closed, follows the

@@ -344,8 +344,17 @@ bool VehicleRuntime::standsStill(const SolverBody& body) const {
   // nothing about to move it: no pedal (held or still ramping), no torque of the game's on a
   // wheel, no wheel turning, no ground moving under a wheel (a platform, a body). A wheel in the
   // air does not keep a car that stands on the others awake; a falling chassis does.
-  const btVector3 linear = body.linearVelocity + body.predictedLinearChange;
-  const btVector3 angular = body.angularVelocity + body.predictedAngularChange;
+  // The solve cancels the gravity to come only where wheels carry the car. A car no wheel
+  // touches (on its roof, on its side) rests, if at all, on Bullet's own contacts, which cancel
+  // it within Bullet's next step: its velocity is the one it holds, as for any body (with the
+  // gravity to come added, a car on its roof seemed to fall at g dt for ever, never slept, and
+  // crept 3 mm in 10 s).
+  const bool wheelsCarry = std::any_of(wheels.begin(), wheels.end(),
+                                       [](const Wheel& wheel) { return wheel.state.inContact; });
+  const btVector3 linear =
+      wheelsCarry ? body.linearVelocity + body.predictedLinearChange : body.linearVelocity;
+  const btVector3 angular =
+      wheelsCarry ? body.angularVelocity + body.predictedAngularChange : body.angularVelocity;
   const btScalar linearThreshold = chassis->getLinearSleepingThreshold();
   const btScalar angularThreshold = chassis->getAngularSleepingThreshold();
   if (input.pedal != 0 || steering.pedal() != 0) return false;
