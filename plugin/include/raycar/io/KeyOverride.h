@@ -16,7 +16,7 @@
 namespace raycar {
 
 struct KeyOverride {
-  std::string section;  // lower case: "params", "wheel", "scene"
+  std::string section;  // lower case, any section of the file: "params", "gearbox", "wheel", ...
   int record = 0;       // 1.. one record of a [[section]]; 0: the table, or every record
   std::string key;
   std::string value;    // the TOML text after '='
