@@ -267,12 +267,23 @@ void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
       }
     }
   } else {
-    for (Wheel& wheel : wheels) {
-      const btScalar kept = keptSpinUp(wheel.spinBeforeDrive - wheel.tireSpinBack,
-                                       wheel.state.angularSpeed - wheel.tireSpinBack, wheel.engineSpinLimit);
-      if (kept < 1)
-        wheel.state.angularSpeed =
-            wheel.spinBeforeDrive + kept * (wheel.state.angularSpeed - wheel.spinBeforeDrive);
+    // Each driving wheel keeps the part of its spin-up that stays below the limit. An open
+    // differential passes equal torques, so its wheels keep the least part of any of them: a
+    // wheel held at the limit holds its partner's drive to its own (capped alone, the spinning
+    // wheel's torque was thrown away while its partner kept all of its own: a coupe with one
+    // rear wheel on ice pushed with 8.5 times that wheel's force on the other).
+    for (const DrivenAxle& axle : drivenAxles_) {
+      const bool open = axle.differential.type == DifferentialType::Open;
+      btScalar axleKept = 1;
+      if (open)
+        for (int index : axle.wheels) axleKept = std::min(axleKept, keptDriveOf(wheels[size_t(index)]));
+      for (int index : axle.wheels) {
+        Wheel& wheel = wheels[size_t(index)];
+        const btScalar kept = open ? axleKept : keptDriveOf(wheel);
+        if (kept < 1)
+          wheel.state.angularSpeed =
+              wheel.spinBeforeDrive + kept * (wheel.state.angularSpeed - wheel.spinBeforeDrive);
+      }
     }
   }
   for (Wheel& wheel : wheels) wheel.driveSpinUp = wheel.state.angularSpeed - wheel.spinBeforeDrive;
@@ -283,6 +294,11 @@ btScalar Drivetrain::driveBeyondLimit(btScalar spin, btScalar driveSpinUp, btSca
   // the limit for another reason (rolling downhill in a low gear) keeps that speed.
   if (!(std::fabs(spin) > limit) || !(spin * driveSpinUp > 0)) return 0;
   return std::min(std::fabs(spin) - limit, std::fabs(driveSpinUp)) / std::fabs(driveSpinUp);
+}
+
+btScalar Drivetrain::keptDriveOf(const Wheel& wheel) {
+  return keptSpinUp(wheel.spinBeforeDrive - wheel.tireSpinBack, wheel.state.angularSpeed - wheel.tireSpinBack,
+                    wheel.engineSpinLimit);
 }
 
 btScalar Drivetrain::keptSpinUp(btScalar before, btScalar after, btScalar limit) {
@@ -318,9 +334,20 @@ void Drivetrain::followWheels(WheelArray& wheels, btScalar dt) {
         wheel.state.angularSpeed -= share * wheel.driveSpinUp;
       }
   } else {
-    for (Wheel& wheel : wheels) {
-      const btScalar share = driveBeyondLimit(wheel.state.angularSpeed, wheel.driveSpinUp, wheel.engineSpinLimit);
-      if (share > 0) wheel.state.angularSpeed -= share * wheel.driveSpinUp;
+    // As in spinUp: an open differential's wheels give back the largest share any of them must.
+    for (const DrivenAxle& axle : drivenAxles_) {
+      const bool open = axle.differential.type == DifferentialType::Open;
+      auto beyond = [](const Wheel& wheel) {
+        return driveBeyondLimit(wheel.state.angularSpeed, wheel.driveSpinUp, wheel.engineSpinLimit);
+      };
+      btScalar axleShare = 0;
+      if (open)
+        for (int index : axle.wheels) axleShare = std::max(axleShare, beyond(wheels[size_t(index)]));
+      for (int index : axle.wheels) {
+        Wheel& wheel = wheels[size_t(index)];
+        const btScalar share = open ? axleShare : beyond(wheel);
+        if (share > 0) wheel.state.angularSpeed -= share * wheel.driveSpinUp;
+      }
     }
   }
   btScalar fastest = 0;

@@ -66,6 +66,8 @@ class Drivetrain {
   // its tire) that stays below `limit` (the engine's max rpm at the wheel), or that only keeps
   // a faster wheel's speed: 1 when all of it may stay.
   static btScalar keptSpinUp(btScalar before, btScalar after, btScalar limit);
+  // keptSpinUp of this step's drive on `wheel`, measured past the spin its tire takes back.
+  static btScalar keptDriveOf(const Wheel& wheel);
   // The share of this step's drive spin-up `driveSpinUp` (rad/s) to take back from a wheel that
   // ends the solve at `spin` (rad/s), past `limit`: 0 when it stays within it.
   static btScalar driveBeyondLimit(btScalar spin, btScalar driveSpinUp, btScalar limit);
