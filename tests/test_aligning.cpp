@@ -110,7 +110,7 @@ TEST_CASE("the tire's aligning moment t(alpha) Fy(alpha) peaks before the latera
   CHECK(momentPeakSlip > 0.3 * forcePeakSlip);
 }
 
-TEST_CASE("torque steering: a held wheel's torque balances the aligning torque; released at speed it returns to the centre") {
+TEST_CASE("torque steering: a held wheel's torque balances the aligning torque, released at speed it returns to the centre") {
   // SteeringMode::Torque at 20 m/s, stepped at 1/120 s and at 1/30 s. The driver holds 2 N m
   // (input 0.2 of 10 N m): the column settles where the aligning torque at the column cancels
   // it (budget 2%: the car still slows and settles into its circle). Released, the wheel centres

@@ -99,7 +99,7 @@ TEST_CASE("a gamepad's raw state becomes the driver's input through the bundled 
   CHECK(controls.steer < 0);  // right
 }
 
-TEST_CASE("the first mapping that fits a device wins; gamepad layouts need a gamepad") {
+TEST_CASE("the first mapping that fits a device wins, gamepad layouts need a gamepad") {
   const std::vector<ControllerMapping> mappings = loadControllerMappings(kControllers);
   struct Row {
     const char* device;

@@ -140,7 +140,7 @@ TEST_CASE("differentials in a steady turn: open spreads the wheel speeds by trac
   CHECK(limited.spread > 10 * std::fabs(locked.spread));
 }
 
-TEST_CASE("torque splits: 4WD by axle shares; a 6x4 truck's two rear axles share by wheel count") {
+TEST_CASE("torque splits: 4WD by axle shares, a 6x4 truck's two rear axles share by wheel count") {
   CarSpec spec;
   VehicleSettings settings = makeCarSettings(spec);
   for (WheelSettings& wheel : settings.wheels) wheel.driving = true;
@@ -307,7 +307,7 @@ TEST_CASE("ABS: shorter straight stop than locked wheels on the same tires, and 
   CHECK(lockedYaw < 0.3 * antiLockYaw);
 }
 
-TEST_CASE("ABS holds the braking wheels at its target slip; the stop takes v^2 / (2 g mu mu_x(target))") {
+TEST_CASE("ABS holds the braking wheels at its target slip, the stop takes v^2 / (2 g mu mu_x(target))") {
   // Brakes far beyond the grip, ABS on, straight stop from 25 m/s on the reference car (no load
   // sensitivity, no drag or rolling resistance). Every wheel held at the target slip s_t gives
   // the deceleration g mu mu_x(s_t), whatever the weight transfer, so the stop is
@@ -483,7 +483,7 @@ TEST_CASE("an open differential at the rev limiter passes equal torques: the spi
   CHECK(right == within(left, 0.05));
 }
 
-TEST_CASE("Torsen with a wheel in the air acts as an open differential; in a steady turn it drives like one") {
+TEST_CASE("Torsen with a wheel in the air acts as an open differential, in a steady turn it drives like one") {
   // The left rear hangs over missing ground: an open differential gives the grounded wheel what
   // the spinning one takes, next to nothing; so does a Torsen (the wheel in the air takes no
   // torque to bias against), while a limited-slip differential drives the car away. Measured

@@ -141,7 +141,7 @@ TEST_CASE("coasting deceleration matches (1/2 rho CdA v^2 + Crr m g) / m within 
   }
 }
 
-TEST_CASE("a brake stops a spinning wheel at zero and never reverses it; the handbrake locks") {
+TEST_CASE("a brake stops a spinning wheel at zero and never reverses it, the handbrake locks") {
   TestWorld world;
   CarSpec spec;
   TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, 100, 0)));
@@ -291,7 +291,7 @@ TEST_CASE("downforce 1/2 rho ClA v^2 adds to the wheel loads, split by its front
   CHECK(rear - staticRear == within(0.3 * downforce, 0.03));
 }
 
-TEST_CASE("a game's grip scale: a four-wheel locked slide stops in v^2 / (2 g mu s); split grip yaws a braking car toward the grippy side") {
+TEST_CASE("a game's grip scale: a four-wheel locked slide stops in v^2 / (2 g mu s), split grip yaws a braking car toward the grippy side") {
   // All four wheels locked by the handbrake from 15 m/s on flat ground: the Coulomb friction
   // mu the wheels report (tire and ground mean, the handbrake's scale) times the grip scale s
   // decelerates the car at mu s g, so it stops in v^2 / (2 g mu s). Budget 2%: the speed lost

@@ -97,7 +97,7 @@ void runSteps(Powertrain& powertrain, const PowertrainInput& input, int steps) {
 }
 }  // namespace
 
-TEST_CASE("leaving neutral sets engine_startRPM; the clutch closes in 1 / clutch_speed s") {
+TEST_CASE("leaving neutral sets engine_startRPM, the clutch closes in 1 / clutch_speed s") {
   Bench bench;
   Powertrain powertrain(bench.engine, bench.gearbox);
   CHECK(powertrain.state().gear == kNeutralGear);
@@ -295,7 +295,7 @@ TEST_CASE("engine braking while coasting in gear: 8% of peak torque at max rpm, 
   CHECK(output.engineBrakingTorque == within(expected, 1e-4));
 }
 
-TEST_CASE("'back' while rolling forward brakes; reverse engages only below gear_dir_switch_RPM") {
+TEST_CASE("'back' while rolling forward brakes, reverse engages only below gear_dir_switch_RPM") {
   Bench bench;
   Powertrain powertrain(bench.engine, bench.gearbox);
   PowertrainInput input = heldInput(1, 10);
@@ -309,10 +309,18 @@ TEST_CASE("'back' while rolling forward brakes; reverse engages only below gear_
   // 4.5 rad/s = 43 rpm: still braking. 4.0 rad/s = 38 rpm: reverse.
   input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 4.5f;
   CHECK(powertrain.update(input, kStep).pedalBrake == 1);
+  // Reverse engages, and while the car still rolls forwards 'back' goes on braking it to a stand
+  // (Powertrain::selectGear), rather than leaving it to roll on while reverse's clutch takes up.
   input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 4.0f;
   output = powertrain.update(input, kStep);
   CHECK(powertrain.state().gear == kReverseGear);
+  CHECK(output.pedalBrake == 1);
+  CHECK(output.driveTorque == 0);
+  // At a stand it drives backwards.
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 0;
+  output = powertrain.update(input, kStep);
   CHECK(output.pedalBrake == 0);
+  CHECK(output.driveTorque < 0);
   // And back: forward while rolling backwards fast brakes first.
   input.pedal = 1;
   input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = -10;

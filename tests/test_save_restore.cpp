@@ -389,7 +389,7 @@ TEST_CASE("a state buffer is compact: bytes per vehicle") {
   }
 }
 
-TEST_CASE("a VehicleGroup's state: 12 cars on a rolling mesh, two threads, restored bit for bit; a group of another size is refused") {
+TEST_CASE("a VehicleGroup's state: 12 cars on a rolling mesh, two threads, restored bit for bit, a group of another size is refused") {
   // The wheels query a triangle mesh through their caches, which a state does not hold: rebuilt
   // after the restore, they answer the same. The ground rolls gently (15 cm over 30 m) and the
   // cars drive 20 m apart, so that no chassis touches the ground or another car: Bullet's own

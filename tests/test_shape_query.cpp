@@ -161,7 +161,7 @@ Settled settle(GroundQueryKind kind, bool wall) {
 
 }  // namespace
 
-TEST_CASE("on flat ground a sphere and a cylinder wheel rest the car where the ray does; a wall pressed into a cylinder wheel does not lift it") {
+TEST_CASE("on flat ground a sphere and a cylinder wheel rest the car where the ray does, a wall pressed into a cylinder wheel does not lift it") {
   // On a plane each shape touches at the wheel's lowest point, straight below its centre, as the
   // ray does: the same forces, the same rest. A wall pressed 2 cm into a cylinder wheel's side is
   // steeper than max_slope and is not ground: it must not lift the car. (A sphere as large as
@@ -251,7 +251,7 @@ btScalar lengthAt(GroundQuery& query, btCollisionWorld& world, btScalar z, btSca
 
 }  // namespace
 
-TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 R h - h^2) before its edge, the ray at it; the edge pushes them up and back") {
+TEST_CASE("a kerb of height h: the cylinder and the sphere start to rise sqrt(2 R h - h^2) before its edge, the ray at it, the edge pushes them up and back") {
   // A wheel of radius R touches the edge of a step of height h first when its centre is
   // sqrt(R^2 - (R - h)^2) before the edge. The wheel is moved toward the edge in 1 mm steps;
   // "rising" is a length 0.1 mm below the flat ground's. Budget: the 1 mm step and the 0.1 mm

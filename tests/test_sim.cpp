@@ -342,9 +342,10 @@ TEST_CASE("kerbs: the shapes span a 25 cm trench the ray drops into, and every k
   }
 }
 
-TEST_CASE("split_mu: on a table's ice the braking coupe yaws toward the asphalt; on asphalt it brakes straight") {
-  // The scene's two coupes brake at t = 7 s at 115 km/h: the first with its left wheels on the
-  // track object `ice` (material 1, friction 0.15 in [surfaces]), the second on asphalt alone.
+TEST_CASE("split_mu: on a table's ice the braking sedan yaws toward the asphalt, on asphalt it brakes straight") {
+  // The scene's two sedans, ABS off, brake at t = 9 s at 83 km/h: the first with its left wheels
+  // on the track object `ice` (material 1, friction 0.15 in [surfaces]), the second on asphalt
+  // alone.
   const Scene scene = loadScene(kScenes + "split_mu.toml");
   SceneRunner runner(scene);
   double firstYawAtBrake = 0, secondYawAtBrake = 0, firstTurn = 0, secondTurn = 0;
@@ -356,10 +357,10 @@ TEST_CASE("split_mu: on a table's ice the braking coupe yaws toward the asphalt;
   while (!runner.finished()) {
     runner.step();
     const double time = runner.time();
-    if (time < 7) {
+    if (time < 9) {
       firstYawAtBrake = yawOf(0);
       secondYawAtBrake = yawOf(1);
-    } else if (time < 7.75) {
+    } else if (time < 9.75) {
       // The first 0.75 s of braking, before the yawing car's wheels leave their sides of the ice.
       firstTurn = yawOf(0) - firstYawAtBrake;
       secondTurn = yawOf(1) - secondYawAtBrake;
@@ -387,7 +388,7 @@ TEST_CASE("a [surfaces] material for an object the track does not have is an err
   }
 }
 
-TEST_CASE("sine_with_dwell: the coupe with ESC comes out of FMVSS 126's manoeuvre heading on; the one without spins out") {
+TEST_CASE("sine_with_dwell: the coupe with ESC comes out of FMVSS 126's manoeuvre heading on, the one without spins out") {
   // Both at 80 km/h, 5 deg at the road wheels. The heading change after the manoeuvre: with
   // ESC small (the car ends near its path's direction: measured -16 deg), without it past 45 deg.
   const Scene scene = loadScene(kScenes + "sine_with_dwell.toml");

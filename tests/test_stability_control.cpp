@@ -123,7 +123,7 @@ TEST_CASE("the stability control's reference: the single-track yaw rate V delta 
   CHECK(referenceYawRate(0.02f, 0, 2.6f, 0, 1, 9.81f) == 0);  // standing
 }
 
-TEST_CASE("sine with dwell (FMVSS 126) at 80 km/h: the coupe spins without ESC; with it the yaw rate is at most 35% of its peak 1 s after the steer and 20% at 1.75 s, and the car moves at least 1.83 m sideways") {
+TEST_CASE("sine with dwell (FMVSS 126) at 80 km/h: the coupe spins without ESC, with it the yaw rate is at most 35% of its peak 1 s after the steer and 20% at 1.75 s, and the car moves at least 1.83 m sideways") {
   // A: the road-wheel angle that makes 0.3 g at 80 km/h in a slowly increasing steer (measured
   // 1.07 deg for the coupe, 16 deg at the steering wheel). Amplitudes from 1.5 A in steps of
   // 0.5 A to 6.5 A, then in steps of 2 A up to 270 deg at the steering wheel (the standard keeps

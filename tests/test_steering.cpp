@@ -51,7 +51,7 @@ TEST_CASE("max_steer_v0 + max_steer_kv x speed supersedes max_steer") {
   CHECK(angle == within(20 * kDegree, 1e-5));
 }
 
-TEST_CASE("steer_speed_valScale slows steering toward full lock; steer_speed_min bounds it") {
+TEST_CASE("steer_speed_valScale slows steering toward full lock, steer_speed_min bounds it") {
   // d angle / dt = s (1 + (k - 1) x^2), x = angle / max. With k = 0.5 the time to full lock is
   // (max / s) int_0^1 dx / (1 - x^2 / 2) = (max / s) sqrt(2) atanh(1 / sqrt(2)) = 1.2465 max / s.
   SteeringSettings steering;
@@ -73,7 +73,7 @@ TEST_CASE("steer_speed_valScale slows steering toward full lock; steer_speed_min
   CHECK(angle == within(30 * kDegree, 1e-5));
 }
 
-TEST_CASE("pedal_speed ramps the pedal; max_steering_pedal caps it on sharp turns above pedal_limit_speed") {
+TEST_CASE("pedal_speed ramps the pedal, max_steering_pedal caps it on sharp turns above pedal_limit_speed") {
   SteeringSettings steering;
   steering.pedalSpeed = 2;  // 1/s
   btScalar pedal = 0;
@@ -89,7 +89,7 @@ TEST_CASE("pedal_speed ramps the pedal; max_steering_pedal caps it on sharp turn
   CHECK(capPedal(steering, -1, 1, 10) == within(-0.4, 1e-6));  // both directions
 }
 
-TEST_CASE("Ackermann: cot(outer) - cot(inner) = track / wheelbase; off, both wheels take one angle") {
+TEST_CASE("Ackermann: cot(outer) - cot(inner) = track / wheelbase, off, both wheels take one angle") {
   CarSpec spec;
   for (bool ackermann : {true, false}) {
     VehicleSettings settings = makeCarSettings(spec);

@@ -80,7 +80,7 @@ double dropOvershoot(btScalar damping) {
 }
 }  // namespace
 
-TEST_CASE("at damping -1 (critical) a drop overshoots less than 1%; at -0.25 it rings") {
+TEST_CASE("at damping -1 (critical) a drop overshoots less than 1%, at -0.25 it rings") {
   const double critical = dropOvershoot(-1);
   INFO("overshoot at critical damping " << critical);
   CHECK(critical < 0.01);

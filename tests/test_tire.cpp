@@ -188,7 +188,7 @@ TEST_CASE("combined slip: a locked, sliding tire keeps little cornering force") 
   CHECK(along.force == within(-4000 * std::fabs(FrictionCurve(defaultLongitudinalCurve()).evaluate(-1).value), 0.01));
 }
 
-TEST_CASE("combined slip: small slips give each pure curve's force; they never raise each other") {
+TEST_CASE("combined slip: small slips give each pure curve's force, they never raise each other") {
   // A tire's linear range does not couple its directions: at small slips each force is the pure
   // curve's. Combined, each force can only fall (the patch shares its grip). Up to a fifth of
   // the peaks (rho <= 0.2) the fall is the curves' curvature at the combined slip, which for the
