@@ -6,6 +6,31 @@
 
 namespace raycar {
 namespace {
+
+// The engine's limit on each driven axle's wheels: shareOf(wheel) is what the limit asks of one
+// wheel's drive (a share of its spin-up), and apply(wheel, share) carries it out. An open
+// differential passes equal torques, so the limit that binds one of its wheels binds the other
+// too: its wheels all get `binding` (min or max) of their shares. Capped alone, a wheel spinning
+// at the limit had its torque thrown away while its partner kept all of its own (a coupe with
+// one rear wheel on ice pushed with 8.5 times that wheel's force on the other).
+template <class Axles, class ShareOf, class Binding, class Apply>
+void limitByAxle(const Axles& axles, WheelArray& wheels, ShareOf shareOf, Binding binding, Apply apply) {
+  for (const auto& axle : axles) {
+    const bool open = axle.differential.type == DifferentialType::Open;
+    btScalar axleShare = 0;
+    for (size_t i = 0; open && i < axle.wheels.size(); ++i) {
+      const btScalar share = shareOf(wheels[size_t(axle.wheels[i])]);
+      axleShare = i == 0 ? share : binding(axleShare, share);
+    }
+    for (int index : axle.wheels) {
+      Wheel& wheel = wheels[size_t(index)];
+      apply(wheel, open ? axleShare : shareOf(wheel));
+    }
+  }
+}
+
+}  // namespace
+namespace {
 // The assists' spin feedback settles a wheel on its target slip within this time, 25 ms (3 steps
 // at 1/120 s), whatever the step, but never within fewer than 1.5 steps: a correction of the
 // spin faster than that overshoots. Counted in steps (3), the controller had been 64 times
@@ -267,24 +292,15 @@ void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
       }
     }
   } else {
-    // Each driving wheel keeps the part of its spin-up that stays below the limit. An open
-    // differential passes equal torques, so its wheels keep the least part of any of them: a
-    // wheel held at the limit holds its partner's drive to its own (capped alone, the spinning
-    // wheel's torque was thrown away while its partner kept all of its own: a coupe with one
-    // rear wheel on ice pushed with 8.5 times that wheel's force on the other).
-    for (const DrivenAxle& axle : drivenAxles_) {
-      const bool open = axle.differential.type == DifferentialType::Open;
-      btScalar axleKept = 1;
-      if (open)
-        for (int index : axle.wheels) axleKept = std::min(axleKept, keptDriveOf(wheels[size_t(index)]));
-      for (int index : axle.wheels) {
-        Wheel& wheel = wheels[size_t(index)];
-        const btScalar kept = open ? axleKept : keptDriveOf(wheel);
-        if (kept < 1)
-          wheel.state.angularSpeed =
-              wheel.spinBeforeDrive + kept * (wheel.state.angularSpeed - wheel.spinBeforeDrive);
-      }
-    }
+    // Each driving wheel keeps the part of its spin-up that stays below the limit; an open
+    // differential's wheels the least part of any of them (limitByAxle).
+    limitByAxle(drivenAxles_, wheels, keptDriveOf,
+                [](btScalar a, btScalar b) { return std::min(a, b); },
+                [](Wheel& wheel, btScalar kept) {
+                  if (kept < 1)
+                    wheel.state.angularSpeed =
+                        wheel.spinBeforeDrive + kept * (wheel.state.angularSpeed - wheel.spinBeforeDrive);
+                });
   }
   for (Wheel& wheel : wheels) wheel.driveSpinUp = wheel.state.angularSpeed - wheel.spinBeforeDrive;
 }
@@ -335,20 +351,15 @@ void Drivetrain::followWheels(WheelArray& wheels, btScalar dt) {
       }
   } else {
     // As in spinUp: an open differential's wheels give back the largest share any of them must.
-    for (const DrivenAxle& axle : drivenAxles_) {
-      const bool open = axle.differential.type == DifferentialType::Open;
-      auto beyond = [](const Wheel& wheel) {
-        return driveBeyondLimit(wheel.state.angularSpeed, wheel.driveSpinUp, wheel.engineSpinLimit);
-      };
-      btScalar axleShare = 0;
-      if (open)
-        for (int index : axle.wheels) axleShare = std::max(axleShare, beyond(wheels[size_t(index)]));
-      for (int index : axle.wheels) {
-        Wheel& wheel = wheels[size_t(index)];
-        const btScalar share = open ? axleShare : beyond(wheel);
-        if (share > 0) wheel.state.angularSpeed -= share * wheel.driveSpinUp;
-      }
-    }
+    limitByAxle(
+        drivenAxles_, wheels,
+        [](const Wheel& wheel) {
+          return driveBeyondLimit(wheel.state.angularSpeed, wheel.driveSpinUp, wheel.engineSpinLimit);
+        },
+        [](btScalar a, btScalar b) { return std::max(a, b); },
+        [](Wheel& wheel, btScalar share) {
+          if (share > 0) wheel.state.angularSpeed -= share * wheel.driveSpinUp;
+        });
   }
   btScalar fastest = 0;
   for (int index : drivingWheels_) {
