@@ -93,10 +93,13 @@ TEST_CASE("full throttle tops out where drive force meets drag and rolling resis
 
 namespace {
 // Rear-drive car in a steady left turn at 5 m/s; returns (w_outer - w_inner) / w_mean of the rear
-// wheels and the rear axle centre's turning radius.
+// wheels, the rear axle centre's turning radius, and the rear wheels' mean ground torques F R.
 struct TurnResult {
   double spread;
   double radius;
+  double innerTorque = 0;  // N m
+  double outerTorque = 0;  // N m
+  double inputTorque = 0;  // N m: the engine's drive torque at the axle
 };
 TurnResult steadyTurn(DifferentialType type) {
   CarSpec spec = roadCar();
@@ -109,7 +112,7 @@ TurnResult steadyTurn(DifferentialType type) {
   settings.differentials = {differential};
   Drive drive(spec, settings);
   drive.cruise(5, 8, 0.4f);
-  double spread = 0, radius = 0;
+  double spread = 0, radius = 0, innerTorque = 0, outerTorque = 0, inputTorque = 0;
   const int samples = 240;
   const btVector3 rearAxleCentre = carToLocal(spec.axes, 0, spec.radius + spec.lenInitial - spec.centerOfMassHeight, -spec.wheelbase / 2);
   for (int i = 0; i < samples; ++i) {
@@ -117,11 +120,14 @@ TurnResult steadyTurn(DifferentialType type) {
     const btScalar inner = drive.vehicle().wheelState(2).angularSpeed;  // rear left
     const btScalar outer = drive.vehicle().wheelState(3).angularSpeed;
     spread += (outer - inner) / ((outer + inner) / 2) / samples;
+    innerTorque += double(drive.vehicle().wheelState(2).longitudinalForce) * spec.radius / samples;
+    outerTorque += double(drive.vehicle().wheelState(3).longitudinalForce) * spec.radius / samples;
+    inputTorque += double(drive.vehicle().wheelState(2).driveTorque + drive.vehicle().wheelState(3).driveTorque) / samples;
     const btTransform& transform = drive.car.chassis->getWorldTransform();
     const btScalar pointSpeed = drive.car.chassis->getVelocityInLocalPoint(transform.getBasis() * rearAxleCentre).length();
     radius += pointSpeed / std::fabs(drive.car.chassis->getAngularVelocity().dot(drive.vehicle().worldUp())) / samples;
   }
-  return {spread, radius};
+  return {spread, radius, innerTorque, outerTorque, inputTorque};
 }
 }  // namespace
 
@@ -133,11 +139,18 @@ TEST_CASE("differentials in a steady turn: open spreads the wheel speeds by trac
   const TurnResult locked = steadyTurn(DifferentialType::Locked);
   INFO("locked: spread " << locked.spread);
   CHECK(std::fabs(locked.spread) < 1e-4);
-  // A limited-slip differential lies in between.
+  // A limited-slip differential lies in between: its clutch slips, passing its locking torque
+  // (150 N m preload + 0.5 x the engine's torque at the axle) to the slower, inner wheel, whose
+  // ground torque then exceeds the outer one's by that much (both wheels turn steadily and lose
+  // the same rolling resistance); the tires' slips under that difference narrow the spread (by
+  // 10%). Budget for the torques: 5%, the open case's.
   const TurnResult limited = steadyTurn(DifferentialType::LimitedSlip);
-  INFO("limited slip: spread " << limited.spread);
-  CHECK(limited.spread < 0.9 * open.spread);
+  INFO("limited slip: spread " << limited.spread << ", inner " << limited.innerTorque << " N m, outer "
+                               << limited.outerTorque << " N m, input " << limited.inputTorque << " N m");
+  CHECK(limited.spread < open.spread);
   CHECK(limited.spread > 10 * std::fabs(locked.spread));
+  CHECK(limited.innerTorque - limited.outerTorque ==
+        within(150 + 0.5 * limited.inputTorque, 0.05));
 }
 
 TEST_CASE("torque splits: 4WD by axle shares, a 6x4 truck's two rear axles share by wheel count") {
@@ -483,19 +496,62 @@ TEST_CASE("an open differential at the rev limiter passes equal torques: the spi
   CHECK(right == within(left, 0.05));
 }
 
+TEST_CASE("at the rev limiter a limited-slip differential passes its locking torque across, no more") {
+  // The split launch at the rev limit, as above. Every differential splits the engine's torque
+  // equally and a locking one passes torque across up to its limit, so with the left wheel
+  // spinning faster the right wheel's torque exceeds the left's by the locking torque (preload +
+  // coefficient x input; the coefficient 0 here). With nothing to lock (preload 0, or a Torsen
+  // of ratio 1) the axle is an open one. Before, the rev limit capped each wheel of a locking
+  // axle alone, and the coupling passed twice the locking torque: preload 0 gave 126 / 367 N m
+  // at the ground (open: 122 / 121), preload 50 a difference of 301 N m. Budget: 5% of the
+  // left wheel's torque (the open case's own test) on each comparison.
+  const auto revLimited = [](VehicleSettings& settings) {
+    settings.engine.model = EngineModel::TorqueCurve;
+    settings.engine.torqueCurve = {{1000, 300}, {3000, 400}, {5500, 400}, {6000, 300}};
+  };
+  const SplitLaunch open = splitLaunch(DifferentialType::Open, 3, 0.2f, false, revLimited);
+  const double openLeft = mean(open.leftTorque);
+  struct Case {
+    DifferentialType type;
+    btScalar preload;   // N m
+    btScalar ratio;     // Torsen
+  };
+  for (const Case& c : {Case{DifferentialType::LimitedSlip, 0, 3}, Case{DifferentialType::LimitedSlip, 50, 3},
+                        Case{DifferentialType::LimitedSlip, 100, 3}, Case{DifferentialType::Torsen, 0, 1}}) {
+    const SplitLaunch launch = splitLaunch(c.type, c.ratio, 0.2f, false, [&](VehicleSettings& settings) {
+      revLimited(settings);
+      settings.differentials[0].preloadTorque = c.preload;
+      settings.differentials[0].lockingCoefficient = 0;
+    });
+    const double left = mean(launch.leftTorque), right = mean(launch.rightTorque);
+    CAPTURE(int(c.type));
+    CAPTURE(c.preload);
+    CAPTURE(left);
+    CAPTURE(right);
+    CHECK(left == within(openLeft, 0.05));
+    CHECK(std::fabs(right - left - c.preload) < 0.05 * openLeft);
+  }
+}
+
 TEST_CASE("Torsen with a wheel in the air acts as an open differential, in a steady turn it drives like one") {
   // The left rear hangs over missing ground: an open differential gives the grounded wheel what
   // the spinning one takes, next to nothing; so does a Torsen (the wheel in the air takes no
-  // torque to bias against), while a limited-slip differential drives the car away. Measured
-  // over the first 0.5 s: Torsen 36.70 N m, open 36.65, limited slip 1054. Budget 2%.
+  // torque to bias against), while a limited-slip differential (the defaults: 50 N m preload,
+  // 0.5 x input) drives the car away with its locking torque more than the spinning wheel's.
+  // Measured over the first 0.5 s: Torsen 36.82 N m, open 36.87, limited slip 267.4 against the
+  // spinning wheel's 53.2. Budget 2% for the Torsen; 5% for the locking torque, the open
+  // differential's own budget at the rev limit.
   const double open = mean(splitLaunch(DifferentialType::Open, 3, 1.8f, true).rightTorque);
   const double torsen = mean(splitLaunch(DifferentialType::Torsen, 3, 1.8f, true).rightTorque);
-  const double limited = mean(splitLaunch(DifferentialType::LimitedSlip, 3, 1.8f, true).rightTorque);
+  const SplitLaunch limitedLaunch = splitLaunch(DifferentialType::LimitedSlip, 3, 1.8f, true);
+  const double limited = mean(limitedLaunch.rightTorque);
+  const double limitedLeft = mean(limitedLaunch.leftTorque);
+  CAPTURE(limitedLeft);
   CAPTURE(open);
   CAPTURE(torsen);
   CAPTURE(limited);
   CHECK(torsen == within(open, 0.02));
-  CHECK(limited > 10 * open);
+  CHECK(limited - limitedLeft == within(50 + 0.5 * (limited + limitedLeft), 0.05));
   // A steady turn at 5 m/s on light throttle: the rear wheels' speeds spread by track / radius
   // as an open differential's do (measured 1.5% apart; budget 5%, the open case's own).
   const TurnResult openTurn = steadyTurn(DifferentialType::Open);

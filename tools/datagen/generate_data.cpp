@@ -429,8 +429,8 @@ front_bias = 0.6
 [[differential]]
 axle = 1
 type = "limited_slip"
-preload = 150
-locking_coefficient = 0.6
+preload = 300             # N m: the most the rear wheels' torques differ by, with no throttle
+locking_coefficient = 1.2 # plus 1.2 x the input: under power the grippy wheel may take it all
 
 [[tire]]                # front: grippy
 axles = [0]

@@ -307,11 +307,11 @@ const std::vector<Key>& keys() {
       {"differential", "torque_share", FieldScope::Differential, "torqueShare",
        "share of the drive torque; -1: by driving-wheel count"},
       {"differential", "preload", FieldScope::Differential, "preloadTorque",
-       "limited slip: locking torque at no input"},
+       "limited slip: locking torque (the most the wheels' torques differ by) at no input"},
       {"differential", "locking_coefficient", FieldScope::Differential, "lockingCoefficient",
        "limited slip: locking torque per N m of input"},
       {"differential", "torque_bias_ratio", FieldScope::Differential, "torqueBiasRatio",
-       "torsen: the slower wheel's torque at most this times the faster one's"},
+       "torsen: in a steady spin the slower wheel's torque at most this times the faster one's"},
       // [[tire]]
       {"tire", "axles", T::IntegerList, "", 0, 64, "[]", "axles whose wheels use this tire; empty: all",
        SET({

@@ -144,8 +144,9 @@ struct WheelContact {
   btScalar normalImpulse() const { return suspensionImpulse + bumpStopImpulse; }
 };
 
-// A locked or limited-slip differential between two wheels: their spins are driven together up
-// to `limit` (N m s over the step; infinite when locked).
+// A locked, limited-slip or Torsen differential between two wheels: their spins are driven
+// together up to `limit` (N m s over the step, on each wheel: the two wheels' torques then differ
+// by up to twice it; infinite when locked).
 struct SpinCoupling {
   int wheelA = 0;
   int wheelB = 0;

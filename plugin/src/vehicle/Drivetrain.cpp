@@ -8,24 +8,23 @@ namespace raycar {
 namespace {
 
 // The engine's limit on each driven axle's wheels: shareOf(wheel) is what the limit asks of one
-// wheel's drive (a share of its spin-up), and apply(wheel, share) carries it out. An open
-// differential passes equal torques, so the limit that binds one of its wheels binds the other
-// too: its wheels all get `binding` (min or max) of their shares. Capped alone, a wheel spinning
-// at the limit had its torque thrown away while its partner kept all of its own (a coupe with
-// one rear wheel on ice pushed with 8.5 times that wheel's force on the other).
+// wheel's drive (a share of its spin-up), and apply(wheel, share) carries it out. Every
+// differential splits its input torque equally between its wheels; a locking one then passes
+// torque across through its spin coupling in the solve, up to its own limit. So the limit that
+// binds one wheel's drive binds the axle's input, and every wheel of the axle gets `binding` (min
+// or max) of their shares. Capped alone, a wheel spinning at the limit had its torque thrown away
+// while its partner kept all of its own: a coupe with one rear wheel on ice pushed with 8.5 times
+// that wheel's force on the other through an open differential, and with 2.9 times through a
+// limited-slip one that should pass nothing across (no preload, no locking coefficient).
 template <class Axles, class ShareOf, class Binding, class Apply>
 void limitByAxle(const Axles& axles, WheelArray& wheels, ShareOf shareOf, Binding binding, Apply apply) {
   for (const auto& axle : axles) {
-    const bool open = axle.differential.type == DifferentialType::Open;
     btScalar axleShare = 0;
-    for (size_t i = 0; open && i < axle.wheels.size(); ++i) {
+    for (size_t i = 0; i < axle.wheels.size(); ++i) {
       const btScalar share = shareOf(wheels[size_t(axle.wheels[i])]);
       axleShare = i == 0 ? share : binding(axleShare, share);
     }
-    for (int index : axle.wheels) {
-      Wheel& wheel = wheels[size_t(index)];
-      apply(wheel, open ? axleShare : shareOf(wheel));
-    }
+    for (int index : axle.wheels) apply(wheels[size_t(index)], axleShare);
   }
 }
 
@@ -177,10 +176,12 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
       // Engine braking drags against the spin like a brake: it slows, never reverses.
       state.brakeTorque += output.engineBrakingTorque * axle.share * perWheel;
     }
+    // The locking torque is the most the two wheels' torques may differ by: the coupling's
+    // impulse goes to one wheel and its opposite to the other, each half of that difference.
     const btScalar locking = differentialLockingTorque(axle.differential, axleTorque);
     for (size_t c = 0; c < axle.couplingCount; ++c) {
       SpinCoupling& coupling = couplings_[axle.firstCoupling + c];
-      coupling.limit = std::isinf(locking) ? locking : locking * dt;
+      coupling.limit = std::isinf(locking) ? locking : locking / 2 * dt;
       if (axle.differential.type != DifferentialType::Torsen) continue;
       // Torsen: the slower wheel's torque may exceed the faster one's T by (ratio - 1) T, each
       // wheel (ratio - 1) T / 2 across, where T is what the faster wheel's ground took in the
@@ -292,8 +293,8 @@ void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
       }
     }
   } else {
-    // Each driving wheel keeps the part of its spin-up that stays below the limit; an open
-    // differential's wheels the least part of any of them (limitByAxle).
+    // Each driving wheel keeps the part of its spin-up that stays below the limit: the least
+    // part any wheel of its axle may keep (limitByAxle).
     limitByAxle(drivenAxles_, wheels, keptDriveOf,
                 [](btScalar a, btScalar b) { return std::min(a, b); },
                 [](Wheel& wheel, btScalar kept) {
@@ -350,7 +351,7 @@ void Drivetrain::followWheels(WheelArray& wheels, btScalar dt) {
         wheel.state.angularSpeed -= share * wheel.driveSpinUp;
       }
   } else {
-    // As in spinUp: an open differential's wheels give back the largest share any of them must.
+    // As in spinUp: an axle's wheels give back the largest share any of them must.
     limitByAxle(
         drivenAxles_, wheels,
         [](const Wheel& wheel) {
