@@ -17,27 +17,25 @@ Vector3d cross(const Vector3d& a, const Vector3d& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 double dot(const Vector3d& a, const Vector3d& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-Vector3d minus(const Vector3d& a, const Vector3d& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 
 }  // namespace
 
 std::string closedMeshProblem(const std::vector<btVector3>& vertices,
-                              const std::vector<std::array<int, 3>>& triangles) {
+                              const std::vector<std::array<int, 3>>& triangles,
+                              const std::vector<int>& triangleLines) {
   if (triangles.size() < 4) return "has " + std::to_string(triangles.size()) +
                                     " triangles; a closed surface needs at least 4";
-  double extent = 0;
-  for (const btVector3& v : vertices) extent = std::fmax(extent, double(v.length()));
-  const double tinyArea = 1e-12 * std::fmax(extent * extent, 1e-6);
   // Directed edge counts: on a closed, consistently wound surface every edge a->b appears once
   // and b->a once.
   std::map<std::pair<int, int>, int> directed;
   for (size_t t = 0; t < triangles.size(); ++t) {
     const std::array<int, 3>& tri = triangles[t];
-    const Vector3d a = toDouble(vertices[tri[0]]), b = toDouble(vertices[tri[1]]),
-                   c = toDouble(vertices[tri[2]]);
-    const Vector3d normal = cross(minus(b, a), minus(c, a));
-    if (0.5 * std::sqrt(dot(normal, normal)) <= tinyArea)
-      return "has a degenerate triangle (number " + std::to_string(t + 1) + ", zero area)";
+    if (tri[0] == tri[1] || tri[1] == tri[2] || tri[2] == tri[0]) {
+      const int line = t < triangleLines.size() ? triangleLines[t] : 0;
+      return "has a degenerate triangle (number " + std::to_string(t + 1) +
+             (line > 0 ? ", of the face at line " + std::to_string(line) : std::string()) +
+             ", a corner twice)";
+    }
     for (int e = 0; e < 3; ++e) ++directed[{tri[e], tri[(e + 1) % 3]}];
   }
   // An edge by its ends' coordinates (what a modeller can find: the numbers count this part's

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "io/PolygonTriangulation.h"
 #include "raycar/Error.h"
 
 namespace raycar {
@@ -32,6 +33,7 @@ struct LineIndex {
     size_t endVertex = 0;
   };
   std::vector<int> vertexLines;  // line of vertex i (1-based)
+  std::vector<int> faceLines;    // line of each `f` statement, in the file's order
   std::vector<Declared> objects;  // in order
   // The text as tinyobjloader is given it: line for line the file's, with a comment after an
   // element (`f 1 2 3  # rear`) cut off, which tinyobjloader would read as a vertex number.
@@ -233,6 +235,7 @@ LineIndex indexLines(const std::string& text, const std::string& path) {
       const size_t minimum = keyword == "f" ? 3 : keyword == "l" ? 2 : 1;
       const long largest = checkElementLine(fields, minimum, index.vertexLines.size(), {path, number, object});
       largestReferences.push_back({number, object, largest});
+      if (keyword == "f") index.faceLines.push_back(number);
     } else if ((keyword == "o" || keyword == "g") && fields.size() > 1) {
       const size_t next = index.vertexLines.size();
       index.objects.push_back({trim(content.substr(2)), number, next, next});
@@ -267,7 +270,7 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
   const LineIndex lines = indexLines(text, path);
 
   tinyobj::ObjReaderConfig config;
-  config.triangulate = true;
+  config.triangulate = false;  // faces of more than three corners: triangulatePolygon
   config.vertex_color = false;
   tinyobj::ObjReader reader;
   if (!reader.ParseFromString(lines.parsedText, "", config))
@@ -293,6 +296,7 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
     seen.emplace(name, line);
   }
 
+  size_t faceCount = 0;  // faces read so far, in the file's order: their lines
   for (const tinyobj::shape_t& shape : reader.GetShapes()) {
     ObjObject object;
     object.name = trim(shape.name);
@@ -314,9 +318,28 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
       return local;
     };
     const std::vector<tinyobj::index_t>& indices = shape.mesh.indices;
-    for (size_t i = 0; i + 2 < indices.size(); i += 3)
-      object.triangles.push_back({vertexOf(indices[i].vertex_index), vertexOf(indices[i + 1].vertex_index),
-                                  vertexOf(indices[i + 2].vertex_index)});
+    size_t firstCorner = 0;
+    std::vector<btVector3> corners;
+    std::vector<int> cornerVertices;
+    std::vector<std::array<int, 3>> faceTriangles;
+    for (const unsigned int cornerCount : shape.mesh.num_face_vertices) {
+      corners.clear();
+      cornerVertices.clear();
+      for (size_t c = firstCorner; c < firstCorner + cornerCount && c < indices.size(); ++c) {
+        cornerVertices.push_back(vertexOf(indices[c].vertex_index));
+        corners.push_back(object.vertices[size_t(cornerVertices.back())]);
+      }
+      firstCorner += cornerCount;
+      faceTriangles.clear();
+      triangulatePolygon(corners, faceTriangles);
+      const int faceLine = faceCount < lines.faceLines.size() ? lines.faceLines[faceCount] : 0;
+      ++faceCount;
+      for (const std::array<int, 3>& triangle : faceTriangles) {
+        object.triangles.push_back({cornerVertices[size_t(triangle[0])], cornerVertices[size_t(triangle[1])],
+                                    cornerVertices[size_t(triangle[2])]});
+        object.triangleLines.push_back(faceLine);
+      }
+    }
     // Point indices can repeat (after usemtl): one point per vertex.
     std::map<int, bool> pointSeen;
     for (const tinyobj::index_t& point : shape.points.indices) {

@@ -289,7 +289,7 @@ class Builder {
       const std::vector<btVector3>& vertices = part.proxy ? part.proxyVertices : part.vertices;
       // Checked on the part as the file has it (before its zoffset), so that an edge the error
       // names is found at the coordinates it gives.
-      const std::string problem = closedMeshProblem(solid.vertices, solid.triangles);
+      const std::string problem = closedMeshProblem(solid.vertices, solid.triangles, solid.triangleLines);
       if (!problem.empty())
         modelError(solid.name, solid.line,
                    "carries mass (" + std::to_string(part.record.mass) + " kg) but its mesh " + problem +

@@ -26,9 +26,14 @@ struct MassProperties {
 };
 
 // Why the mesh cannot bound a solid (an open edge, an edge shared by more than two triangles,
-// inconsistent winding, a degenerate triangle, no volume), or empty when it can.
+// inconsistent winding, a triangle with a corner twice, no volume), or empty when it can. A
+// triangle of three distinct corners on one line is no problem: it bounds nothing, adds nothing to
+// the volume, and its edges still close the surface (Blender's own triangulation makes them
+// where a face has collinear corners). `triangleLines` (optional): the OBJ line of each
+// triangle's face, for the message.
 std::string closedMeshProblem(const std::vector<btVector3>& vertices,
-                              const std::vector<std::array<int, 3>>& triangles);
+                              const std::vector<std::array<int, 3>>& triangles,
+                              const std::vector<int>& triangleLines = {});
 
 // Uniform solid of `mass` bounded by the mesh (either winding). Expects a closed mesh.
 MassProperties solidMassProperties(const std::vector<btVector3>& vertices,

@@ -20,7 +20,9 @@ struct ObjObject {
   std::string name;
   int line = 0;                              // line of its `o` / `g` statement (0: unnamed)
   std::vector<btVector3> vertices;           // welded: each position once
-  std::vector<std::array<int, 3>> triangles;  // indices into vertices
+  std::vector<std::array<int, 3>> triangles;  // indices into vertices; faces of more corners cut
+                                             // in their planes (PolygonTriangulation.h)
+  std::vector<int> triangleLines;            // the line of each triangle's `f` statement
   std::vector<int> points;                   // indices into vertices, from `p` statements
 
   bool empty() const { return vertices.empty(); }
