@@ -5,6 +5,9 @@
 namespace raycar {
 namespace {
 
+// The most corners a face is ear-clipped with (triangulatePolygon).
+constexpr int kMostEarClippedCorners = 512;
+
 struct Point2 {
   double u, v;
 };
@@ -93,6 +96,14 @@ void triangulatePolygon(const std::vector<btVector3>& corners, std::vector<std::
   convex = convex && turning < kFullTurn + 0.5;  // not a star wound twice round
   if (convex && count == 4) {
     quad(corners, triangles);
+    return;
+  }
+  // Ear clipping takes up to count^3 steps: a face of more corners than a modeller draws (a file
+  // made by a program, or a fuzzer's) is cut as a fan. Its triangles overlap where the face is
+  // concave, but their signed areas still add up to the face's, so a part's volume integrals stay
+  // exact; only its drawing shows the overlap.
+  if (count > kMostEarClippedCorners) {
+    fan(count, triangles);
     return;
   }
 

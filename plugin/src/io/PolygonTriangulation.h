@@ -21,9 +21,9 @@ namespace raycar {
 // `corners`, appended to `triangles`: corners.size() - 2 of them for a simple face, wound as the
 // face is. A convex quad is cut along its shorter diagonal (as tinyobjloader has always cut it, so
 // that models of triangles and quads load exactly as before); a convex face of more corners as a
-// fan from its first corner. A face with no area (all corners on one line) or one whose outline
-// crosses itself is cut as a fan, whose zero-area or overlapping triangles the closed-mesh check
-// of a part with mass then names.
+// fan from its first corner. A face with no area (all corners on one line), one whose outline
+// crosses itself, and one of more than 512 corners are cut as a fan (zero-area or overlapping
+// triangles, whose signed areas still add up to the face's).
 void triangulatePolygon(const std::vector<btVector3>& corners, std::vector<std::array<int, 3>>& triangles);
 
 }  // namespace raycar
