@@ -313,7 +313,7 @@ const std::vector<Key>& keys() {
       {"differential", "torque_bias_ratio", FieldScope::Differential, "torqueBiasRatio",
        "torsen: in a steady spin the slower wheel's torque at most this times the faster one's"},
       // [[tire]]
-      {"tire", "axles", T::IntegerList, "", 0, 64, "[]", "axles whose wheels use this tire; empty: all",
+      {"tire", "axles", T::IntegerList, "", 0, 64, "[]", "axles whose wheels use this tire (each an axle the wheels are on, and no axle in two records); empty: all",
        SET({
          t.tire->axles.clear();
          for (double axle : v.list) t.tire->axles.push_back(int(axle));
