@@ -156,6 +156,7 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
   }
   input.roadWheelSpin = touching > 0 ? roadSpin / btScalar(touching) : input.meanWheelSpin;
   input.gearboxWheelSpin = gearboxWheelSpin(wheels);
+  input.antiLockBraking = antiLockOnDrivingWheel_;
   const PowertrainOutput output = powertrain_.update(input, dt);
 
   for (Wheel& wheel : wheels) {
@@ -207,6 +208,7 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
   const btScalar footbrake = std::max(brake, output.pedalBrake);
   const AssistSettings& assists = settings.assists;
   const int rearWheelCount = int(wheels.size()) - frontWheelCount_;
+  antiLockOnDrivingWheel_ = false;
   for (Wheel& wheel : wheels) {
     WheelState& state = wheel.state;
     btScalar wheelBrake =
@@ -219,7 +221,9 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
       // The brake works against the direction of travel.
       const btScalar travel = wheel.contact.tireContact.forwardSpeed < 0 ? btScalar(-1) : btScalar(1);
       const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, travel, dt, wheel.antiLockIntegral);
-      wheelBrake = std::min(wheelBrake, std::max(btScalar(0), cap - state.brakeTorque));
+      const btScalar allowed = std::max(btScalar(0), cap - state.brakeTorque);
+      if (allowed < wheelBrake && wheel.settings.driving) antiLockOnDrivingWheel_ = true;
+      wheelBrake = std::min(wheelBrake, allowed);
     } else {
       wheel.antiLockIntegral = 0;
     }

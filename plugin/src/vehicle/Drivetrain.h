@@ -39,12 +39,14 @@ class Drivetrain {
   void resetMotion() {  // RaycastVehicle::resetMotion
     powertrain_.resetMotion();
     shiftUpRequested_ = shiftDownRequested_ = false;
+    antiLockOnDrivingWheel_ = false;
   }
   template <class Archive>
   void transferState(Archive& archive) {  // StateArchive.h
     powertrain_.transferState(archive);
     archive.flag(shiftUpRequested_);
     archive.flag(shiftDownRequested_);
+    archive.flag(antiLockOnDrivingWheel_);
   }
   // The driving wheels' spins tied to the engine's inertia through a locked clutch, this step.
   const EngineSpinCoupling& engineCoupling() const { return engineCoupling_; }
@@ -86,6 +88,9 @@ class Drivetrain {
   std::vector<btScalar> drivingInverseInertias_;  // per driving wheel, this step (scratch)
   EngineSpinCoupling engineCoupling_;
   int frontWheelCount_ = 0;
+  // ABS held back a driving wheel's brake in the last step: the clutch stays open
+  // (PowertrainInput::antiLockBraking).
+  bool antiLockOnDrivingWheel_ = false;
   bool shiftUpRequested_ = false;  // rising edges of the manual shift inputs, until used
   bool shiftDownRequested_ = false;
 };

@@ -187,6 +187,8 @@ void Powertrain::turnEngine(const PowertrainInput& input, btScalar throttle, btS
   if (inGear && !engine_.stall && throttle == 0 &&
       gearboxSpeed * kRadiansPerSecondToRpm < engine_.minRpm)
     state_.clutch = 0;
+  // Braking under ABS with the throttle closed: the clutch opens (PowertrainInput::antiLockBraking).
+  if (inGear && input.antiLockBraking && throttle == 0) state_.clutch = 0;
   // An engine that may stall, its clutch engaged and the throttle closed, is stopped, and held
   // stopped, by wheels that turn it backwards: no clutch locks it to them (forwards, a locked
   // clutch drags it down to minRPM, where settleClutch stalls it).

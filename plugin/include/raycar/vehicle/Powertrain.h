@@ -76,6 +76,12 @@ struct PowertrainInput {
   // rad/s: the driving wheels' spin weighted by their torque shares (what the clutch's gearbox
   // side turns at, over the total ratio).
   btScalar gearboxWheelSpin = 0;
+  // ABS held back the brake of a driving wheel in the last step. With the throttle closed the
+  // clutch then opens, as an automatic's converter lock-up opens under braking and a driver
+  // declutches: through a locked clutch the engine's inertia (in first gear ten times a wheel's)
+  // and a downshift's take-up fought the regulation, and a sedan's front wheels held 0.06 and
+  // swung to 0.18 against ABS's 0.1 target slip.
+  bool antiLockBraking = false;
 };
 
 struct PowertrainOutput {
