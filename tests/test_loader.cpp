@@ -311,8 +311,8 @@ TEST_CASE("settings that drive, but not as a vehicle of this mass and size shoul
 }
 
 TEST_CASE("a model that does not stand on its origin, or whose forward is its back, is noted at the object") {
-  // The sedan's model moved 0.5 m down along its up axis (modelled around its middle), and the
-  // sedan read with its forward axis reversed (its eye_pos, the chase camera's pivot behind the
+  // The sedan's model moved 0.5 m down along its up axis (modelled around its middle), or 50 m
+  // across the ground, and the sedan read with its forward axis reversed (its eye_pos, the chase camera's pivot behind the
   // car, then lies ahead of the centre of mass).
   const std::string script = kData + "/vehicles/sedan.vehicle.toml";
   const VehicleScript sedanScript = loadVehicleScript(script);
@@ -325,6 +325,19 @@ TEST_CASE("a model that does not stand on its origin, or whose forward is its ba
     const LoadedVehicle loaded = buildVehicle(sedanScript, sunk);
     REQUIRE(loaded.warnings.size() == 1);
     CHECK(loaded.warnings[0].find("0.500 m below the model's origin") != std::string::npos);
+  }
+  {
+    // Moved 40 m forward and 30 m to the right instead (modelled away from the origin): 50 m
+    // across the ground (50.024: the sedan's wheels' middle is 0.03 m ahead of its origin),
+    // beyond the wheels' spread (the sedan's wheelbase and track, 3.1 m).
+    ObjModel away = sedanModel;
+    const btVector3 right = sedanScript.modelAxes.forward.cross(sedanScript.modelAxes.up);
+    for (ObjObject& object : away.objects)
+      for (btVector3& v : object.vertices) v += sedanScript.modelAxes.forward * btScalar(40) + right * btScalar(30);
+    const LoadedVehicle loaded = buildVehicle(sedanScript, away);
+    REQUIRE(loaded.warnings.size() == 1);
+    CHECK(loaded.warnings[0].find("the wheels' middle is 50.024 m from the model's origin across the ground") !=
+          std::string::npos);
   }
   {
     VehicleScript reversed = sedanScript;

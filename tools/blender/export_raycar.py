@@ -88,7 +88,8 @@ def write_obj(path, objects, depsgraph):
 
 
 def part_number(name, pattern):
-    match = re.fullmatch(pattern, name)
+    # raycar reads an object's name without the spaces around it ("wheel3 " is wheel3): so do we.
+    match = re.fullmatch(pattern, name.strip())
     return int(match.group(1)) if match else None
 
 

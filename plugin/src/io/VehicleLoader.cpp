@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "io/NameSuggestion.h"
 #include "raycar/Error.h"
 #include "raycar/io/MassProperties.h"
 #include "raycar/tire/Tire.h"
@@ -121,7 +122,47 @@ class Builder {
     }
     modelError(name, 0, "helper of " + owner + " is missing: add an object named '" + name +
                             "' (one vertex, an edge or a small mesh) at its position" +
-                            legacyNameHint(name) + otherMissingHelpers(name));
+                            nearestUnreadName(name, true) + legacyNameHint(name) + otherMissingHelpers(name));
+  }
+
+  // " (did you mean 'X'?)" for the model's object not read as anything that is nearest to the
+  // missing `name` (a typo, "wheel 4" for "wheel4"), or "". A missing part is not offered a
+  // helper (wheel3_lower for wheel3).
+  std::string nearestUnreadName(const std::string& name, bool helperWanted) const {
+    std::vector<std::string> candidates;
+    auto endsWith = [](const std::string& text, const std::string& end) {
+      return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+    };
+    // Another wheel's helper, named rightly, is not a typo of this one's.
+    auto wellNamedHelper = [&](const std::string& text) {
+      if (!endsWith(text, "_lower") && !endsWith(text, "_upper")) return false;
+      size_t at = text.rfind("wheel", 0) == 0 ? 5 : std::string::npos;
+      if (at == std::string::npos) return false;
+      if (text[at] == '_') ++at;
+      const size_t digits = at;
+      while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+      return at > digits && at + 6 == text.size();
+    };
+    // Nor is a part named rightly, further on after a gap (partCountError says so).
+    auto wellNamedPart = [](const std::string& text) {
+      for (const std::string part : {"wheel", "hull", "hullproxy"}) {
+        if (text.rfind(part, 0) != 0) continue;
+        size_t at = part.size();
+        if (at < text.size() && text[at] == '_') ++at;
+        const size_t digits = at;
+        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+        if (at > digits && at == text.size()) return true;
+      }
+      return false;
+    };
+    for (const ObjObject& object : model_.objects) {
+      if (read_.count(&object) || wellNamedHelper(object.name) || wellNamedPart(object.name)) continue;
+      const bool helperName = endsWith(object.name, "_lower") || endsWith(object.name, "_upper") ||
+                              object.name.find("_low") != std::string::npos ||
+                              object.name.find("_up") != std::string::npos;
+      if (helperName == helperWanted) candidates.push_back(object.name);
+    }
+    return suggestion(name, candidates);
   }
 
   // The other wheel helpers the model lacks besides `first`, so that one export fixes them all;
@@ -160,6 +201,11 @@ class Builder {
       if (object.name.rfind(wanted + "_", 0) == 0 && !helperName) found.push_back(object.name);
     }
     if (found.empty()) return "";
+    // Blender's own exporter writes a space in a name as '_': "wheel4 " (a space typed after it)
+    // comes out as "wheel4_", which is no legacy suffix.
+    if (found.front() == wanted + "_")
+      return "; found '" + found.front() + "': Blender's OBJ export writes a space in an object's name as '_', "
+             "so the object is named '" + wanted + " ' (with a space after it) in Blender; rename it '" + wanted + "'";
     std::string text = "; found '" + found.front() + "'";
     if (found.size() > 1) text += " and " + std::to_string(found.size() - 1) + " more like it";
     return text + ": Blender's legacy OBJ exporter appends the mesh's name to the object's. Name "
@@ -225,6 +271,7 @@ class Builder {
       }
     }
     if (found.empty()) found = legacyNameHint(missing);
+    if (found.empty()) found = nearestUnreadName(missing, false);
     if (found.empty()) {
       for (size_t n = modelCount + 2; n <= modelCount + 16 && found.empty(); ++n)
         if (const ObjObject* later = findEither(part + std::to_string(n), part + "_" + std::to_string(n)))
@@ -353,8 +400,8 @@ class Builder {
         modelError(wheel.name, wheel.line,
                    "has a radius of " + std::to_string(g.radius) + " m: raycar reads the model in metres, and this one "
                    "looks made in centimetres (or another unit); scale it to metres on export (Blender: Scale 0.01)");
-      checkWheelShape(wheel, high - low);
-      checkHelpers(wheel, lower, upper, g.centre, g.radius);
+      checkWheelShape(wheel, high - low, g.radius);
+      checkHelpers(wheel, lower, upper, g.centre, g.radius, g.width);
       geometry.push_back(g);
     }
     // Each wheel's lowest point along up (m, model frame): its tread where it meets the ground.
@@ -477,6 +524,31 @@ class Builder {
                       " the model's origin along up: a model stands on the ground at its origin (up = 0) at "
                       "rest, as a scene's position and placeModel put it; move the model (or its origin) so "
                       "that the wheels stand on that plane")
+                .what());
+      }
+    }
+    // Across the ground too: a scene's position and placeModel put the model's origin there, and
+    // tilt the model to the ground's slope about it. A car modelled 47 m from its origin had
+    // started 47 m from its place, and on a hill 4 m under the terrain.
+    if (!vehicle_.settings.wheels.empty()) {
+      btVector3 middle(0, 0, 0), low(BT_LARGE_FLOAT, BT_LARGE_FLOAT, BT_LARGE_FLOAT), high = -low;
+      for (const WheelSettings& wheel : vehicle_.settings.wheels) {
+        const btVector3 pivot = vehicle_.modelFromChassis * wheel.attachmentPoint;
+        const btVector3 ground = pivot - frame_.up * pivot.dot(frame_.up);
+        middle += ground / btScalar(vehicle_.settings.wheels.size());
+        low.setMin(ground);
+        high.setMax(ground);
+      }
+      const btScalar spread = std::max(btScalar(1), (high - low).length());  // m: the wheels' footprint
+      if (middle.length() > spread) {
+        const ObjObject& wheel = *wheelObjects_.front();
+        vehicle_.warnings.push_back(
+            Error({model_.path, wheel.line, wheel.name},
+                  "the wheels' middle is " + fixed(middle.length(), 3) + " m from the model's origin across the "
+                      "ground, beyond the wheels' own spread (" + fixed(spread, 3) + " m): a scene's position "
+                      "and placeModel put the model's origin there and tilt the car to the ground's slope about "
+                      "it, so the car starts that far off, and on a slope above or under the ground; move the "
+                      "model (or its origin) to the car's middle")
                 .what());
       }
     }
@@ -694,14 +766,31 @@ class Builder {
   // diameter), within a fifth (a low-poly hexagon's flats and corners differ by 13%). A wheel
   // left standing, turned along the car, or read with the wrong axes is not, and would be taken
   // with the wrong radius and width (0.32 m and 0.60 m for a 0.30 m wheel 0.22 m wide).
-  void checkWheelShape(const ObjObject& wheel, const btVector3& extent) const {  // (right, forward, up), m
+  //
+  // As round within its outline: its farthest point from the axle (the radius the wheel is
+  // taken with) at most 15% beyond half its mean diameter (a hexagon's corners are 7% beyond):
+  // a box as a wheel (as long as it is high) had been taken with half its diagonal for its
+  // radius, and the car stood cross-loaded on it. And no wider than 1.5 times its diameter: two
+  // wheels in one object (a Mirror modifier across the car) had been taken as one 1.8 m wide.
+  void checkWheelShape(const ObjObject& wheel, const btVector3& extent, btScalar radius) const {  // (right, forward, up), m
     const btScalar along = extent.y(), up = extent.z();
-    if (std::fabs(along - up) <= btScalar(0.2) * std::max(along, up)) return;
-    modelError(wheel.name, wheel.line,
-               "is not round about the model's right axis: " + std::to_string(along) + " m along forward (" +
-                   axisName(frame_.forward) + ") against " + std::to_string(up) + " m along up (" + axisName(frame_.up) +
-                   "), " + std::to_string(extent.x()) + " m wide; a wheel is a cylinder whose axis is the car's right "
-                   "axis (is it rotated?)" + axesHint());
+    if (std::fabs(along - up) > btScalar(0.2) * std::max(along, up))
+      modelError(wheel.name, wheel.line,
+                 "is not round about the model's right axis: " + std::to_string(along) + " m along forward (" +
+                     axisName(frame_.forward) + ") against " + std::to_string(up) + " m along up (" + axisName(frame_.up) +
+                     "), " + std::to_string(extent.x()) + " m wide; a wheel is a cylinder whose axis is the car's right "
+                     "axis (is it rotated?)" + axesHint());
+    const btScalar halfDiameter = (along + up) / 4;
+    if (radius > btScalar(1.15) * halfDiameter)
+      modelError(wheel.name, wheel.line,
+                 "is not round: its farthest point is " + std::to_string(radius) + " m from its axle, against half its "
+                     "diameter, " + std::to_string(halfDiameter) + " m (a box? a wheel is a cylinder about the car's right "
+                     "axis, its outline a circle or a polygon of at least six sides)");
+    if (extent.x() > btScalar(1.5) * 2 * radius)
+      modelError(wheel.name, wheel.line,
+                 "is " + std::to_string(extent.x()) + " m wide against a diameter of " + std::to_string(2 * radius) +
+                     " m: a wheel object holds one wheel (are two wheels one object, mirrored across the car? give "
+                     "each its own object, wheelN, with its own helpers)");
   }
 
   // The helpers give the wheel's centre at rest (the lower one) and its suspension's length
@@ -710,7 +799,7 @@ class Builder {
   // that coincide, or a lower helper off the wheel, leave the car standing on its bump stops or
   // tilted.
   void checkHelpers(const ObjObject& wheel, const ObjObject& lower, const ObjObject& upper,
-                    const btVector3& centre, btScalar radius) const {
+                    const btVector3& centre, btScalar radius, btScalar width) const {
     const btVector3 apart = upper.centroid() - lower.centroid();
     const btScalar alongUp = std::fabs(apart.dot(frame_.up));
     if (!(alongUp > btScalar(1e-3))) {
@@ -734,6 +823,17 @@ class Builder {
                  "its lower helper '" + lower.name + "' (line " + std::to_string(lower.line) + ") is " +
                      std::to_string(offCentre) + " m from the wheel's centre (more than " + std::to_string(allowed) +
                      " m): the lower helper marks where the wheel's centre is at rest; move it, or the wheel, there");
+    // Along the axle, within the wheel's own width: the wheel is placed at the helper, and one
+    // 0.3 m outboard of its mesh had put the wheel outside the body and pulled the car 3.4 deg
+    // off its line in 3 s.
+    const btScalar alongAxle = std::fabs(offset.dot(frame_.right));
+    const btScalar allowedAlong = std::max(btScalar(0.02), width / 2);
+    if (alongAxle > allowedAlong)
+      modelError(wheel.name, wheel.line,
+                 "its lower helper '" + lower.name + "' (line " + std::to_string(lower.line) + ") is " +
+                     std::to_string(alongAxle) + " m from the wheel's centre along its axle, beyond half its width (" +
+                     std::to_string(allowedAlong) + " m): the wheel is placed at the helper, so the helper must be "
+                     "on it; move it, or the wheel, there");
   }
 
   // The wheels carry the car from below: a model whose every wheel's lowest point lies above the
