@@ -368,9 +368,38 @@ TEST_CASE("a spring rate too soft to carry the car within its travel is refused,
     CHECK(text.find("wheel 1: stiffness 2500") != std::string::npos);
     CHECK(text.find("bump stops") != std::string::npos);
     CHECK(text.find(sedan) != std::string::npos);
+    // Placed at what set the rates (here the override), once though it set all four wheels'.
+    CHECK(text.rfind("--set wheel.stiffness=2500", 0) == 0);
+    CHECK(text.find("the spring rates were set at --set wheel.stiffness=2500") != std::string::npos);
   }
   const LoadedVehicle firm = loadVehicle(sedan, {parseKeyOverride("wheel.stiffness=60000")});
   CHECK_NOTHROW(SpawnedVehicle(scene.world, firm, btTransform::getIdentity()));
+}
+
+TEST_CASE("a problem an override made is placed at the override, not at the file's keys it clashes with") {
+  // engine_maxRPM set below the file's idle, start and shift-up rpm: each rule's problem is
+  // the override's (it had been placed at the idle, start and shift-up keys of the file, which
+  // the user did not touch). A hull mass set to 0: the override, not the record that has 1400.
+  const std::string sedan = kData + "/vehicles/sedan.vehicle.toml";
+  struct Case {
+    const char* override;
+    const char* message;
+  };
+  for (const Case& c : {Case{"params.engine_maxRPM=500", "must be below engine.maxRpm"},
+                        Case{"hull.mass=0", "no [[hull]] record has mass > 0"}}) {
+    CAPTURE(c.override);
+    try {
+      (void)loadVehicle(sedan, {parseKeyOverride(c.override)});
+      FAIL("loaded");
+    } catch (const Error& error) {
+      const std::string text = error.what();
+      CAPTURE(text);
+      CHECK(text.rfind(std::string("--set ") + c.override, 0) == 0);
+      CHECK(text.find(c.message) != std::string::npos);
+      // Every problem line is the override's.
+      CHECK(text.find(sedan + ":") == std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("a spawned chassis collides at its modelled surface, not a collision margin outside it") {

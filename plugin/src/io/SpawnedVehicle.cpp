@@ -130,7 +130,19 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, std::shared_ptr<c
     }
   } catch (const SettingsError& error) {
     world_.removeRigidBody(chassis_.get());
-    throw SettingsError({loaded.scriptPath, 0, ""}, error.problems());  // placed, problems kept
+    // The vehicle's own check knows no script; the loader says where the script set the spring
+    // rates it foresaw would be refused.
+    std::vector<std::string> problems = error.problems();
+    std::string places;
+    for (size_t i = 0; i < loaded.springRatePlaces.size(); ++i) {
+      const ErrorLocation& place = loaded.springRatePlaces[i];
+      const std::string text = place.file + (place.line > 0 ? ":" + std::to_string(place.line) : "") + " (" + place.object + ")";
+      if (places.find(text) == std::string::npos) places += (places.empty() ? "" : ", ") + text;  // one key, many wheels
+    }
+    if (!places.empty()) problems.push_back("the spring rates were set at " + places);
+    const ErrorLocation where =
+        loaded.springRatePlaces.empty() ? ErrorLocation{loaded.scriptPath, 0, ""} : loaded.springRatePlaces.front();
+    throw SettingsError(where, problems);  // placed, problems kept
   }
   if (group_ == nullptr) world_.addAction(vehicle_);
 }

@@ -343,9 +343,15 @@ class Builder {
                        "; parts with mass must be closed meshes");
       parts.push_back(solidMassProperties(vertices, solid.triangles, part.record.mass));
     }
-    if (parts.empty())
+    if (parts.empty()) {
+      // At an override that set a mass to 0 (--set hull.mass=0), if one did: the file's records
+      // may all have had their masses.
+      for (const ScriptKeyPlace& place : script_.keyPlaces)
+        if (place.section == "hull" && place.key == "mass" && place.file.rfind("--set", 0) == 0)
+          throw Error({place.file, place.line, "hull.mass"}, "no [[hull]] record has mass > 0: the vehicle needs a mass");
       scriptError("hull", script_.hulls.empty() ? 0 : script_.hulls.front().line,
                   "no [[hull]] record has mass > 0: the vehicle needs a mass");
+    }
     const MassProperties total = combineMassProperties(parts);
     const PrincipalAxes axes = principalAxes(total.inertia);
     vehicle_.mass = total.mass;
@@ -610,9 +616,11 @@ class Builder {
     }
     // A given spring rate that cannot carry its wheel within its travel is an error when the car
     // is built, at the world's gravity; here, at the key, with Earth's.
-    for (const SettingsProblem& problem : springsShortOfTheirLoads(settings.wheels, loads))
+    for (const SettingsProblem& problem : springsShortOfTheirLoads(settings.wheels, loads)) {
       noteAt(problem.scope, problem.index, "", problem.field,
            problem.object + " at 9.81 m/s^2: " + problem.message + "; building the car is then an error");
+      vehicle_.springRatePlaces.push_back(placeOf({problem.object, problem.field, problem.message, problem.scope, problem.index}));
+    }
     // Per axle, its first wheel whose given spring rate rests it away from where the model
     // stands (more than 2 cm, and more than a quarter of the modelled sag), and whose given
     // damping is under 5% of critical: a damping of 0.8 meant as 80% (which is -0.8) is 0.8 N s/m.
@@ -951,15 +959,21 @@ class Builder {
     fields.insert(fields.end(), problem.comparedFields.begin(), problem.comparedFields.end());
     const ScriptKeyPlace* found = nullptr;
     const ScriptKeyPlace* recordLine = nullptr;
+    auto inScope = [&](const ScriptKeyPlace& place) {
+      return section.empty() ? place.record < 0 : place.section == section && (record == -2 || place.record == record);
+    };
+    // An override (--set) that wrote any member the rule compares is what made the problem: a
+    // max rpm set below the file's idle rpm is placed at the override, not at the idle key.
+    for (const std::string& field : fields)
+      for (const ScriptKeyPlace& place : script_.keyPlaces)
+        if (inScope(place) && place.file.rfind("--set", 0) == 0 && writes(place, field)) found = &place;
     for (const std::string& field : fields) {
+      if (found) break;
       for (const ScriptKeyPlace& place : script_.keyPlaces) {
-        const bool inScope = section.empty() ? place.record < 0
-                                             : place.section == section && (record == -2 || place.record == record);
-        if (!inScope) continue;
+        if (!inScope(place)) continue;
         if (place.key.empty() && recordLine == nullptr) recordLine = &place;
         if (writes(place, field)) found = &place;  // the last write is the one that counts
       }
-      if (found) break;
     }
     if (found) return {found->file, found->line, found->section + "." + found->key};
     if (recordLine) return {script_.path, recordLine->line, "[[" + section + "]] " + std::to_string(recordLine->record + 1)};

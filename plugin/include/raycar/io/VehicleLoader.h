@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "raycar/Error.h"
 #include "raycar/extras/ChaseCamera.h"
 #include "raycar/io/ObjModel.h"
 #include "raycar/vehicle/RaycastVehicle.h"
@@ -85,6 +86,9 @@ struct LoadedVehicle {
   // car, brakes that cannot reach half a g. Loads and decelerations at 9.81 m/s^2. raycar-sim
   // and raycar-viewer print them; nothing acts on them.
   std::vector<std::string> warnings;
+  // Where the script set each spring rate that, at 9.81 m/s^2, cannot carry its wheel within its
+  // travel (one of the warnings): building the car refuses them, and the error names these places.
+  std::vector<ErrorLocation> springRatePlaces;
 };
 
 // Reads the script, then its [model] obj. Throws raycar::Error naming file, line and object.
