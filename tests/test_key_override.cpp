@@ -139,6 +139,8 @@ TEST_CASE("a bad override is the file's error, placed at the override") {
       {"engine.model=curvy", "engine.model: must be"},
       {"nosuch.key=1", "nosuch: unknown section"},
       {"hull.mass=nan", "hull.mass: is not a finite number"},
+      {"brakes.brake_torque=2000", "brakes.brake_torque: unknown key in [brakes] (brake_torque is a key of [params])"},
+      {"params.axle=1", "params.axle: unknown key in [params] (axle is a key of [[wheel]])"},
   };
   for (const Row& row : rows) {
     CAPTURE(row.override);

@@ -376,6 +376,20 @@ TEST_CASE("a spring rate too soft to carry the car within its travel is refused,
   CHECK_NOTHROW(SpawnedVehicle(scene.world, firm, btTransform::getIdentity()));
 }
 
+TEST_CASE("a steering lock that falls to nothing within road speeds is noted at its key") {
+  // max_steer_v0 20 deg with max_steer_kv -2 deg per m/s: no steering from 20 / 2 = 10 m/s on.
+  // -0.2 deg per m/s reaches 0 only at 100 m/s, beyond road speeds: no note.
+  const std::string sedan = kData + "/vehicles/sedan.vehicle.toml";
+  const LoadedVehicle fading =
+      loadVehicle(sedan, {parseKeyOverride("params.max_steer_v0=20"), parseKeyOverride("params.max_steer_kv=-2")});
+  REQUIRE(fading.warnings.size() == 1);
+  CHECK(fading.warnings[0].find("params.max_steer_kv: steering: the steering lock max_steer_v0 + max_steer_kv x v "
+                                "falls to 0 at 10.0 m/s") != std::string::npos);
+  const LoadedVehicle gentle =
+      loadVehicle(sedan, {parseKeyOverride("params.max_steer_v0=20"), parseKeyOverride("params.max_steer_kv=-0.2")});
+  CHECK(gentle.warnings.empty());
+}
+
 TEST_CASE("a problem an override made is placed at the override, not at the file's keys it clashes with") {
   // engine_maxRPM set below the file's idle, start and shift-up rpm: each rule's problem is
   // the override's (it had been placed at the idle, start and shift-up keys of the file, which

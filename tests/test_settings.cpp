@@ -202,6 +202,11 @@ TEST_CASE("the C++ settings reject what the script's ranges reject: non-finite g
          s.differentials[0].type = DifferentialType::LimitedSlip;
          s.differentials[0].lockingCoefficient = INFINITY;
        }, "differential 1 (axle 1): lockingCoefficient = inf is not finite"},
+      {"a given spring rate with the rest length beyond full droop (a model in decimetres)", [](VehicleSettings& s) {
+         s.wheels[0].stiffness = 35000;
+         s.wheels[0].suspensionRestLength = 2;
+         s.wheels[0].suspensionMaxLength = 0.29f;
+       }, "is longer than suspensionMaxLength (len_max, 0.290000 m): at rest the wheel would hang below its full droop"},
   };
   for (const Row& row : rows) {
     INFO(std::string(row.what));

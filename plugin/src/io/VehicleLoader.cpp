@@ -706,6 +706,17 @@ class Builder {
       noteUndefinedLoads(error, support);  // `loads` stays empty
     }
     if (!loads.empty()) noteLoadedParts(loads);
+    // A steering lock that falls with speed to nothing within road speeds (max_steer_v0 + kv v,
+    // held at 0 beyond): above that speed the car cannot steer at all. kv = -2 deg per m/s on
+    // v0 = 20 deg had left a car that drove straight on from 10 m/s without a word.
+    const SteeringSettings& steering = settings.steering;
+    if (steering.maxSteerV0 > 0 && steering.maxSteerKv < 0) {
+      const btScalar noSteering = -steering.maxSteerV0 / steering.maxSteerKv;  // m/s
+      if (noSteering < btScalar(70))
+        noteAt(FieldScope::Vehicle, -1, "steering", "steering.maxSteerKv",
+               "the steering lock max_steer_v0 + max_steer_kv x v falls to 0 at " + fixed(noSteering, 1) + " m/s (" +
+                   fixed(noSteering * btScalar(3.6), 0) + " km/h): above that speed the car cannot steer at all");
+    }
     btScalar spinMass = 0;  // kg
     for (const WheelSettings& wheel : settings.wheels) spinMass += wheel.spinInertia / (wheel.radius * wheel.radius);
     if (spinMass > btScalar(0.2) * mass) {

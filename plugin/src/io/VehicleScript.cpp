@@ -170,8 +170,18 @@ class Parser {
           if (candidate.section == section) known.push_back(candidate.name);
         // Named as the file writes the section: a record ([[wheel]]) or a table ([engine]).
         const std::string header = record < 0 ? "[" + section + "]" : "[[" + section + "]]";
+        // A key of another section, written in the wrong one (brake_torque under [brakes]):
+        // where it belongs, ahead of a near name here.
+        std::string elsewhere;
+        for (const Key& candidate : keys())
+          if (candidate.section != section && candidate.name == keyName) {
+            const bool isRecord = isOneOf(candidate.section, kRecordSections);
+            elsewhere = " (" + keyName + " is a key of " + (isRecord ? "[[" : "[") + candidate.section +
+                        (isRecord ? "]]" : "]") + ")";
+            break;
+          }
         problems_.emplace_back(ErrorLocation{keyFile_, line, where},
-                               "unknown key in " + header + suggestion(keyName, known));
+                               "unknown key in " + header + (elsewhere.empty() ? suggestion(keyName, known) : elsewhere));
         continue;
       }
       // A bad value is remembered and reading goes on: the file's every key error is reported

@@ -20,6 +20,15 @@ void validateWheel(const WheelSettings& wheel, const std::string& name,
                             std::to_string(wheel.suspensionRestLength) + " m) < suspensionMaxLength (len_max, " +
                             std::to_string(wheel.suspensionMaxLength) + " m)",
                         FieldScope::Wheel});
+  } else if (!(wheel.suspensionRestLength <= wheel.suspensionMaxLength)) {
+    // With a given rate too: the wheel at rest would hang below its full droop. A model made in
+    // decimetres gave helpers 2.0 m apart against len_max 0.29, and the car sat 1.8 m low.
+    problems.push_back({name, "suspensionMaxLength",
+                        "suspensionRestLength (len_initial, " + std::to_string(wheel.suspensionRestLength) +
+                            " m) is longer than suspensionMaxLength (len_max, " +
+                            std::to_string(wheel.suspensionMaxLength) +
+                            " m): at rest the wheel would hang below its full droop",
+                        FieldScope::Wheel});
   }
   const int queryKind = int(wheel.groundQuery);
   if (queryKind < int(GroundQueryKind::Ray) || queryKind > int(GroundQueryKind::Cylinder))
