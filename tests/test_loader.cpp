@@ -376,6 +376,35 @@ TEST_CASE("a spring rate too soft to carry the car within its travel is refused,
   CHECK_NOTHROW(SpawnedVehicle(scene.world, firm, btTransform::getIdentity()));
 }
 
+TEST_CASE("a shown part or a wheel without faces is noted, a wheel in a larger unit refused") {
+  // The base car with wheel 2's faces gone (its vertices kept: it loads, but draws nothing), and
+  // the base car at 1/100 scale.
+  const VehicleScript script = loadVehicleScript(kTestData + "/base/car.vehicle.toml");
+  const ObjModel model = loadObjModel(kTestData + "/base/car.obj");
+  REQUIRE(buildVehicle(script, model).warnings.empty());
+  {
+    ObjModel bare = model;
+    for (ObjObject& object : bare.objects)
+      if (object.name == "wheel2") object.triangles.clear(), object.triangleLines.clear();
+    const LoadedVehicle loaded = buildVehicle(script, bare);
+    REQUIRE(loaded.warnings.size() == 1);
+    CHECK(loaded.warnings[0].find("wheel2: has no faces: nothing of it is drawn") != std::string::npos);
+  }
+  {
+    // Exported at scale 0.01: a 0.33 m wheel is 3.3 mm.
+    ObjModel tiny = model;
+    for (ObjObject& object : tiny.objects)
+      for (btVector3& v : object.vertices) v *= btScalar(0.01);
+    try {
+      (void)buildVehicle(script, tiny);
+      FAIL("a model at 1/100 scale was built");
+    } catch (const Error& error) {
+      CHECK(std::string(error.what()).find("wheel1: has a radius of 0.003300 m") != std::string::npos);
+      CHECK(std::string(error.what()).find("looks scaled down") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("a steering lock that falls to nothing within road speeds is noted at its key") {
   // max_steer_v0 20 deg with max_steer_kv -2 deg per m/s: no steering from 20 / 2 = 10 m/s on.
   // -0.2 deg per m/s reaches 0 only at 100 m/s, beyond road speeds: no note.

@@ -1,4 +1,5 @@
-# Writes a Blender scene as a raycar model: an OBJ with every mesh and every Empty, and a vehicle
+# Writes a Blender scene as a raycar model: an OBJ with every mesh and every Empty (but an Empty
+# that is a parent, grouping the car's objects, which raycar would only list as unread), and a vehicle
 # script skeleton from the scene's objects. Runs inside Blender (tested with Debian's 3.4):
 #
 #   blender -b car.blend --python tools/blender/export_raycar.py -- car.obj [--forward -y]
@@ -53,6 +54,8 @@ def write_obj(path, objects, depsgraph):
              (os.path.basename(bpy.data.filepath) or "an unsaved scene")]
     first = 1  # OBJ vertex indices are global and 1-based
     for obj in objects:
+        if obj.type == "EMPTY" and obj.children:
+            continue  # a parent that groups the car's objects (car_root), not a helper
         if obj.type == "EMPTY":
             p = obj.matrix_world.translation
             lines += ["o %s" % obj.name, "v %s %s %s" % (number(p.x), number(p.y), number(p.z)),

@@ -74,6 +74,7 @@ class Builder {
     }
     notePlausibility();
     noteModelPlacement();
+    noteFacelessParts();
     return vehicle_;
   }
 
@@ -406,6 +407,11 @@ class Builder {
         modelError(wheel.name, wheel.line,
                    "has a radius of " + std::to_string(g.radius) + " m: raycar reads the model in metres, and this one "
                    "looks made in centimetres (or another unit); scale it to metres on export (Blender: Scale 0.01)");
+      // Below the settings' 1 cm: a model in a larger unit (a 0.32 m wheel exported at scale 0.01).
+      if (g.radius < btScalar(0.01))
+        modelError(wheel.name, wheel.line,
+                   "has a radius of " + std::to_string(g.radius) + " m: raycar reads the model in metres, and this one "
+                   "looks scaled down (exported at a scale below 1, or made in a larger unit); scale it to metres on export");
       checkWheelShape(wheel, high - low, g.radius);
       checkHelpers(wheel, lower, upper, g.centre, g.radius, g.width);
       geometry.push_back(g);
@@ -518,6 +524,20 @@ class Builder {
   // Its chase camera's pivot sits behind it: more than a metre ahead of the centre of mass, the
   // script's forward is the model's back (the car then drives tail first and steers with its
   // rear wheels).
+  // Parts that are shown but have no faces draw nothing: a shown hull (flags 1 or 2) or a wheel
+  // made of vertices or edges alone (a wheel's radius and width then come from its vertices).
+  void noteFacelessParts() {
+    auto note = [&](const ObjObject& object, const std::string& what) {
+      vehicle_.warnings.push_back(Error({model_.path, object.line, object.name}, what).what());
+    };
+    for (const HullPart& part : hulls_)
+      if (part.record.flags != 0 && part.mesh->triangles.empty())
+        note(*part.mesh, "is shown (flags " + std::to_string(part.record.flags) + ") but has no faces: nothing of it is drawn");
+    for (const ObjObject* wheel : wheelObjects_)
+      if (wheel->triangles.empty())
+        note(*wheel, "has no faces: nothing of it is drawn, and its radius and width come from its vertices alone");
+  }
+
   void noteModelPlacement() {
     if (lowestWheel_ >= 0) {
       const btScalar tolerance = std::max(btScalar(0.02), btScalar(0.1) * vehicle_.settings.wheels[size_t(lowestWheel_)].radius);
