@@ -121,8 +121,11 @@ class Builder {
                    "statement (a `g` group's vertices written before the `g` line belong to the "
                    "object before it)");
     }
+    const bool lowerHelper = name.size() >= 6 && name.compare(name.size() - 6, 6, "_lower") == 0;
     modelError(name, 0, "helper of " + owner + " is missing: add an object named '" + name +
-                            "' (one vertex, an edge or a small mesh) at its position" +
+                            "' (one vertex, an edge or a small mesh) " +
+                            (lowerHelper ? "at the wheel's centre at rest"
+                                         : "above the lower helper by the suspension's length at rest (len_initial)") +
                             nearestUnreadName(name, true) + legacyNameHint(name) + otherMissingHelpers(name));
   }
 
