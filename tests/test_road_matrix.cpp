@@ -163,7 +163,7 @@ struct GradeStart {
   double oneMetreAt = -1;  // s after the release when it was 1 m along; -1: never
 };
 GradeStart startOnGrade(const std::string& vehicle, btScalar step, btScalar slopeDegrees, btScalar drive,
-                        double seconds) {
+                        double seconds, double freeRoll = 0.3) {
   RoadRig rig(road(vehicle, step, slopeDegrees));
   rig.hold(3, footbrake());
   const btVector3 start = rig.position();
@@ -175,7 +175,7 @@ GradeStart startOnGrade(const std::string& vehicle, btScalar step, btScalar slop
     const double along = double((r.position() - start).dot(driven));
     result.rolledAway = std::max(result.rolledAway, -along);
     if (result.oneMetreAt < 0 && along > 1) result.oneMetreAt = r.time() - released;
-    return r.time() - released < 0.3 ? DriverInput{} : pedal(drive);
+    return r.time() - released < freeRoll ? DriverInput{} : pedal(drive);
   });
   return result;
 }
@@ -345,6 +345,24 @@ TEST_CASE("matrix: backing up a 15% grade: the brake released, full 'back' 0.3 s
     INFO("rolled forwards " << start.rolledAway << " m; 1 m back up after " << start.oneMetreAt << " s");
     CHECK(start.rolledAway < 0.5);
     CHECK(start.oneMetreAt > 0);
+  });
+}
+
+TEST_CASE("matrix: on a 15% grade straight from the footbrake to the pedal, up it forwards and backwards") {
+  // The brake let go as the pedal goes down, the car standing: full throttle facing up the grade,
+  // full and half 'back' facing down it. Each must climb 1 m within 6 s; it may roll away at
+  // most the hill start's 0.3 m meanwhile. Reversing had stuck: in reverse and creeping forwards
+  // down the grade, 'back' braked with the throttle closed, which opened the clutch each time the
+  // brake held, and the car crept on forwards at 0.04 m/s, never reversing.
+  forEachCell([](const std::string& vehicle, btScalar step) {
+    const btScalar grade = btScalar(std::atan(0.15) * 180 / SIMD_PI);
+    for (const btScalar drive : {1.0f, -1.0f, -0.5f}) {
+      const GradeStart start = startOnGrade(vehicle, step, drive > 0 ? grade : -grade, drive, 6, 0);
+      INFO("pedal " << drive << ": rolled away " << start.rolledAway << " m; 1 m up the grade after "
+                    << start.oneMetreAt << " s");
+      CHECK(start.rolledAway < 0.3);
+      CHECK(start.oneMetreAt > 0);
+    }
   });
 }
 

@@ -79,12 +79,13 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
     }
     // In reverse and still rolling forwards (above a creep of 1 rpm), 'back' brakes the car to a
     // stand rather than leaving it to roll on while reverse's clutch takes up (a jeep given
-    // 'back' at 30 km/h rolled 4.5 m on from the 4 km/h where reverse engaged). 'Forward' in
-    // first while rolling backwards keeps driving: that is a hill start, or a spin.
-    if (state_.gear == kReverseGear && input.roadWheelSpin > kRolling / kRadiansPerSecondToRpm) {
-      pedalBrake = -pedal;
-      throttle = 0;
-    }
+    // 'back' at 30 km/h rolled 4.5 m on from the 4 km/h where reverse engaged), and keeps the
+    // throttle open, so that the clutch is taking up when the brake lets go. With the throttle
+    // closed while braking, the stall protection opened the clutch at every step the brake
+    // held: nose down a 15% slope the car crept forwards at 0.04 m/s, in reverse at full
+    // 'back', and never reversed. 'Forward' in first while rolling backwards keeps driving:
+    // that is a hill start, or a spin.
+    if (state_.gear == kReverseGear && input.roadWheelSpin > kRolling / kRadiansPerSecondToRpm) pedalBrake = -pedal;
   }
 }
 
