@@ -129,42 +129,31 @@ class Builder {
                             nearestUnreadName(name, true) + legacyNameHint(name) + otherMissingHelpers(name));
   }
 
+  // `prefix`, an optional '_', digits, then exactly `suffix`: wheel3, wheel_3_lower, hull2.
+  static bool isNumberedName(const std::string& text, const std::string& prefix, const std::string& suffix) {
+    if (text.rfind(prefix, 0) != 0) return false;
+    size_t at = prefix.size();
+    if (at < text.size() && text[at] == '_') ++at;
+    const size_t digits = at;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+    return at > digits && text.compare(at, std::string::npos, suffix) == 0;
+  }
+
   // " (did you mean 'X'?)" for the model's object not read as anything that is nearest to the
   // missing `name` (a typo, "wheel 4" for "wheel4"), or "". A missing part is not offered a
   // helper (wheel3_lower for wheel3).
   std::string nearestUnreadName(const std::string& name, bool helperWanted) const {
     std::vector<std::string> candidates;
-    auto endsWith = [](const std::string& text, const std::string& end) {
-      return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-    };
-    // Another wheel's helper, named rightly, is not a typo of this one's.
-    auto wellNamedHelper = [&](const std::string& text) {
-      if (!endsWith(text, "_lower") && !endsWith(text, "_upper")) return false;
-      size_t at = text.rfind("wheel", 0) == 0 ? 5 : std::string::npos;
-      if (at == std::string::npos) return false;
-      if (text[at] == '_') ++at;
-      const size_t digits = at;
-      while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
-      return at > digits && at + 6 == text.size();
-    };
-    // Nor is a part named rightly, further on after a gap (partCountError says so).
-    auto wellNamedPart = [](const std::string& text) {
-      for (const std::string part : {"wheel", "hull", "hullproxy"}) {
-        if (text.rfind(part, 0) != 0) continue;
-        size_t at = part.size();
-        if (at < text.size() && text[at] == '_') ++at;
-        const size_t digits = at;
-        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
-        if (at > digits && at == text.size()) return true;
-      }
-      return false;
-    };
     for (const ObjObject& object : model_.objects) {
-      if (read_.count(&object) || wellNamedHelper(object.name) || wellNamedPart(object.name)) continue;
-      const bool helperName = endsWith(object.name, "_lower") || endsWith(object.name, "_upper") ||
-                              object.name.find("_low") != std::string::npos ||
-                              object.name.find("_up") != std::string::npos;
-      if (helperName == helperWanted) candidates.push_back(object.name);
+      const std::string& text = object.name;
+      // Rightly named objects are no typos: another wheel's helper, or a part further on after
+      // a gap (partCountError says so).
+      const bool wellNamed = isNumberedName(text, "wheel", "_lower") || isNumberedName(text, "wheel", "_upper") ||
+                             isNumberedName(text, "wheel", "") || isNumberedName(text, "hull", "") ||
+                             isNumberedName(text, "hullproxy", "");
+      if (read_.count(&object) || wellNamed) continue;
+      const bool helperName = text.find("_low") != std::string::npos || text.find("_up") != std::string::npos;
+      if (helperName == helperWanted) candidates.push_back(text);
     }
     return suggestion(name, candidates);
   }
@@ -350,11 +339,11 @@ class Builder {
     if (parts.empty()) {
       // At an override that set a mass to 0 (--set hull.mass=0), if one did: the file's records
       // may all have had their masses.
+      ErrorLocation where{script_.path, script_.hulls.empty() ? 0 : script_.hulls.front().line, "hull"};
       for (const ScriptKeyPlace& place : script_.keyPlaces)
         if (place.section == "hull" && place.key == "mass" && place.file.rfind("--set", 0) == 0)
-          throw Error({place.file, place.line, "hull.mass"}, "no [[hull]] record has mass > 0: the vehicle needs a mass");
-      scriptError("hull", script_.hulls.empty() ? 0 : script_.hulls.front().line,
-                  "no [[hull]] record has mass > 0: the vehicle needs a mass");
+          where = {place.file, place.line, "hull.mass"};
+      throw Error(where, "no [[hull]] record has mass > 0: the vehicle needs a mass");
     }
     const MassProperties total = combineMassProperties(parts);
     const PrincipalAxes axes = principalAxes(total.inertia);
