@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 
 #include "TestWorld.h"
 #include "Tolerance.h"
@@ -1112,4 +1113,30 @@ TEST_CASE("a three-wheeler's lone wheel near the centre plane is put on it, and 
                                 "wheels of its axle together, but the axle drives one wheel") != std::string::npos);
   CHECK(buildVehicle(script("driving = 1", "driving = 0", "[[differential]]\naxle = 0\ntype = \"open\"\n"), trike(0))
             .warnings.empty());
+}
+
+TEST_CASE("placeModel refuses axes that make no rotation, naming the argument") {
+  const LoadedVehicle sedan = loadVehicle(kData + "/vehicles/sedan.vehicle.toml");
+  const btVector3 up(0, 0, 1), forward(0, 1, 0), origin(0, 0, 0);
+  const btScalar infinity = std::numeric_limits<btScalar>::infinity();
+  struct Case {
+    btVector3 up, forward, position;
+    const char* message;
+  };
+  for (const Case& c : {Case{btVector3(0, 0, 0), forward, origin, "worldUp (0.000000, 0.000000, 0.000000) is not a unit vector"},
+                        Case{up, btVector3(0, 3, 0), origin, "worldForward (0.000000, 3.000000, 0.000000) is not a unit vector"},
+                        Case{up, up, origin, "worldUp (0.000000, 0.000000, 1.000000) and worldForward (0.000000, 0.000000, 1.000000) are not perpendicular"},
+                        Case{up, forward, btVector3(infinity, 0, 0), "position (inf, 0.000000, 0.000000) is not finite"}}) {
+    CAPTURE(c.message);
+    CHECK_THROWS_WITH_AS(placeModel(sedan, c.up, c.forward, c.position),
+                         (std::string("placeModel: ") + c.message).c_str(), InputError);
+  }
+  // Axes within the slack pass: a unit vector written to six places.
+  CHECK_NOTHROW(placeModel(sedan, btVector3(0, 0, btScalar(0.999999)), forward, origin));
+}
+
+TEST_CASE("a script path that is a directory is refused as a file that cannot be opened") {
+  const std::string directory = kData + "/vehicles";
+  CHECK_THROWS_WITH_AS(loadVehicle(directory),
+                       (directory + ": cannot open the vehicle script: the path is a directory").c_str(), Error);
 }

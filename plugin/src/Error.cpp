@@ -1,5 +1,6 @@
 #include "raycar/Error.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -37,6 +38,11 @@ SettingsError::SettingsError(ErrorLocation location, std::vector<std::string> pr
     : Error(std::move(location), joinProblems(problems)), problems_(std::move(problems)) {}
 
 std::string readTextFile(const std::string& path, const std::string& what) {
+  // A directory opens as a stream on Linux and reads as an empty file, which the callers then
+  // reported as a file missing its keys.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw Error({path, 0, ""}, "cannot open the " + what + ": the path is a directory");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw Error({path, 0, ""}, "cannot open the " + what);
   std::ostringstream text;

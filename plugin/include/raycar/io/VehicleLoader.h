@@ -100,7 +100,8 @@ LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model);
 // Where to put a loaded model so that it stands on `worldUp` facing `worldForward` (unit,
 // perpendicular) at `position`: the rotation that takes the script's [model] up and forward axes
 // onto them. A Blender export (Y up, -Z forward), a CryEngine model (Z up, +Y forward) and any
-// other pair of axes land the same way; pass the result to SpawnedVehicle.
+// other pair of axes land the same way; pass the result to SpawnedVehicle. Axes that are not unit
+// (within 1e-3) or not perpendicular, or a position that is not finite, throw InputError.
 btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
                        const btVector3& worldForward, const btVector3& position);
 
