@@ -214,3 +214,54 @@ TEST_CASE("the solve stops with its forces within its tolerance of the converged
     CHECK(ninetiethPercentile <= 2 * tolerance);
   }
 }
+
+// A differential's row against the tires it couples: a locked axle in a steady turn drags its
+// inner wheel and pushes its outer one, and the tires take back every turn the row gives the
+// wheels. Solved once a sweep on the wheels' own spin inertia, the row crept: with 64 sweeps
+// not one step of this turn settled to 1 mN (the reference above had no truth to compare with),
+// and a kart on a 40 m circle steered 1.8 deg at 1/30 s and 2.8 deg at 1/120 s where its solves
+// run to 1 mN say 3.45. ContactSolver now solves the row four times a sweep with its wheels'
+// longitudinal rows between, stepping with half the tires' answer (coupledSpinResponse).
+// Not yet met here: the default eight sweeps leave this coupe's forces 55 N from converged at
+// 1/30 s and 1.6 N at 1/120 s, where the budget above is 1 N; they are only reported.
+TEST_CASE("a locked axle in a steady turn: solves given the sweeps converge to 1 mN") {
+  for (const btScalar step : {btScalar(1.0 / 30), btScalar(1.0 / 120)}) {
+    CAPTURE(step);
+    RoadSpec spec;
+    spec.vehicle = "coupe";
+    spec.step = step;
+    spec.tune = [](VehicleSettings& settings) {
+      for (DifferentialSettings& differential : settings.differentials)
+        differential.type = DifferentialType::Locked;
+    };
+    RoadRig rig(spec);
+    rig.hold(0.5);
+    REQUIRE(rig.vehicle().settings().differentials.size() == 1);
+    VehicleSettings converged = rig.vehicle().settings();
+    converged.solver.tolerance = 1e-3f;
+    converged.solver.iterations = 64;
+    SideBySide sideBySide(rig, converged);
+    std::vector<double> errors;  // N: the default solve's largest force difference, reported
+    int steps = 0;
+    rig.run(10, [&](RoadRig& road) {
+      if (road.time() > 7) {
+        ++steps;
+        if (sideBySide.reference().solveReport().converged)
+          errors.push_back(largestDifference(wheelForces(road.vehicle()), wheelForces(sideBySide.reference())));
+      }
+      // Up to 8 m/s, then held there in a steady turn of about 0.08 g.
+      DriverInput input;
+      const double speed = road.chassis().getLinearVelocity().length();  // m/s
+      input.pedal = btScalar(std::clamp(0.5 * (8 - speed), 0.0, 1.0));
+      input.steer = road.time() > 2 ? 0.05f : 0.0f;
+      return input;
+    });
+    REQUIRE(steps > 0);
+    CHECK(errors.size() >= 0.8 * steps);  // as the reference above must
+    if (!errors.empty()) {
+      std::sort(errors.begin(), errors.end());
+      MESSAGE("locked axle at step " << step << " s: the default sweeps' median force error "
+                                     << errors[errors.size() / 2] << " N");
+    }
+  }
+}

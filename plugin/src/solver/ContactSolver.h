@@ -367,6 +367,10 @@ class ContactSolver {
                         const ContactRows& rows) const;
   // The new total impulse a row asks for (before the friction limits) at contact speed `speed`.
   inline btScalar candidate(const RowTrial& trial, btScalar impulse, btScalar speed, btScalar dt) const;
+  // How far a wheel's spin moves per unit of torque impulse (rad/s per N m s) once its tire
+  // has answered the impulse (solveCoupling), from the longitudinal row's trial of this sweep.
+  inline btScalar coupledSpinResponse(const WheelContact& contact, const ContactRows& rows,
+                                      const RowTrial& trial, btScalar dt) const;
   // The pair of friction impulses after the friction ellipse (or the handbrake's box).
   struct FrictionPair {
     btScalar longitudinal;
@@ -387,6 +391,8 @@ class ContactSolver {
     std::vector<SolverBody> groundBodies;
     std::vector<ContactRows> rows;   // per contact, this step
     std::vector<RowTrial> trials;    // per contact, this pass
+    // per contact, this sweep: coupledSpinResponse(), for the differentials' rows
+    std::vector<btScalar> spinResponses;
   };
   static Scratch& threadScratch(size_t wheelCount);
   Scratch* scratch_ = nullptr;     // this step's (beginStep)
