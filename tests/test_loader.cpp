@@ -377,6 +377,37 @@ TEST_CASE("a spring rate too soft to carry the car within its travel is refused,
   CHECK_NOTHROW(SpawnedVehicle(scene.world, firm, btTransform::getIdentity()));
 }
 
+TEST_CASE("a tire that grips with nothing at its static load is refused, naming the wheel") {
+  // Load sensitivity 0.1 takes mu to 0 from 11 x the tire's reference load. The sedan's front
+  // wheels carry about 3.9 kN: a reference load of 300 N leaves them nothing (the rear, about
+  // 3.0 kN, keeps a little), 400 N leaves them 0.12 of their friction, which drives.
+  const std::string sedan = kData + "/vehicles/sedan.vehicle.toml";
+  ZUpWorld scene;
+  struct Case {
+    const char* override;
+    bool refused;
+  };
+  for (const Case& c : {Case{"tire.reference_load=300", true}, Case{"tire.reference_load=400", false}}) {
+    CAPTURE(c.override);
+    const LoadedVehicle loaded = loadVehicle(sedan, {parseKeyOverride(c.override)});
+    if (!c.refused) {
+      CHECK_NOTHROW(SpawnedVehicle(scene.world, loaded, btTransform::getIdentity()));
+      continue;
+    }
+    try {
+      SpawnedVehicle car(scene.world, loaded, btTransform::getIdentity());
+      FAIL("a car whose tires grip with nothing was built");
+    } catch (const SettingsError& error) {
+      const std::string text = error.what();
+      CAPTURE(text);
+      CHECK(text.find("wheel 1 tire: grips with nothing at the wheel's static load") != std::string::npos);
+      CHECK(text.find("wheel 2 tire: grips with nothing") != std::string::npos);
+      CHECK(text.find("wheel 3 tire") == std::string::npos);
+      CHECK(text.find("takes mu to 0 from 3300 N") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("a shown part or a wheel without faces is noted, a wheel in a larger unit refused") {
   // The base car with wheel 2's faces gone (its vertices kept: it loads, but draws nothing), and
   // the base car at 1/100 scale.

@@ -353,7 +353,7 @@ const std::vector<Key>& keys() {
       {"tire", "load_sensitivity", FieldScope::Tire, "loadSensitivity",
        "mu (1 - k (N / N_ref - 1))"},
       {"tire", "reference_load", FieldScope::Tire, "referenceLoad",
-       "N_ref, the tire's nominal load; 0: each wheel's static load (neutral steer)"},
+       "N_ref, the tire's nominal load; 0: each wheel's static load (a two-axle car then steers neutral)"},
       {"tire", "side_friction_coefficient", FieldScope::Tire, "sideFrictionCoefficient",
        "linear model: side force per side speed and load"},
       {"tire", "relaxation_length", FieldScope::Tire, "relaxationLength",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 
 #include "raycar/vehicle/SettingsFields.h"
@@ -36,6 +37,21 @@ btScalar loadSensitivityFactor(btScalar loadSensitivity, btScalar normalLoad,
                                btScalar referenceLoad) {
   if (!(referenceLoad > 0)) return 1;
   return std::max(btScalar(0), 1 - loadSensitivity * (normalLoad / referenceLoad - 1));
+}
+
+std::optional<SettingsProblem> gripAtRestProblem(const TireSettings& tire, btScalar staticLoad, int wheel) {
+  if (!(tire.referenceLoad > 0) || !(tire.loadSensitivity > 0)) return std::nullopt;
+  if (loadSensitivityFactor(tire.loadSensitivity, staticLoad, tire.referenceLoad) > 0) return std::nullopt;
+  char message[360];
+  std::snprintf(message, sizeof message,
+                "grips with nothing at the wheel's static load of %.0f N: load sensitivity %.2f "
+                "takes mu to 0 from %.0f N, 1 + 1 / %.2f times referenceLoad %.0f N; set it to "
+                "the tire's nominal load, near the static load, or 0 for each wheel's static load",
+                double(staticLoad), double(tire.loadSensitivity),
+                double(tire.referenceLoad * (1 + 1 / tire.loadSensitivity)), double(tire.loadSensitivity),
+                double(tire.referenceLoad));
+  return SettingsProblem{"wheel " + std::to_string(wheel + 1) + " tire", "referenceLoad", message,
+                         FieldScope::Tire, wheel};
 }
 
 SlipCurveTire::SlipCurveTire(const TireSettings& settings)

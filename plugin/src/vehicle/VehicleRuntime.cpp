@@ -31,11 +31,17 @@ std::shared_ptr<const VehicleSettings> validated(std::shared_ptr<const VehicleSe
 // A spring rate the script gives (not the automatic one) must hold the wheel's static load within
 // its travel: softer, the car rests on its bump stops, with no suspension left (a city car on
 // 2500 N/m springs sagged 0.64 m against 0.45 m of travel and could not climb a 10 cm kerb).
-// Only where the static loads are defined (`staticLoads` empty: not a trailer on one axle).
-void checkSpringsCarryTheCar(const VehicleSettings& settings, const std::vector<btScalar>& staticLoads) {
+// And a tire must grip at its static load: a trial's 40 t truck on the default tire (nominal
+// load 4000 N) gripped with nothing on its rear wheels and rolled down a 20% grade on its
+// handbrake. Only where the static loads are defined (`staticLoads` empty: not a trailer on one
+// axle).
+void checkStaticLoadsCarried(const VehicleSettings& settings, const std::vector<btScalar>& staticLoads) {
   std::vector<std::string> problems;
   for (const SettingsProblem& problem : springsShortOfTheirLoads(settings.wheels, staticLoads))
     problems.push_back(problem.text());
+  for (size_t i = 0; i < settings.wheels.size() && i < staticLoads.size(); ++i)
+    if (const auto problem = gripAtRestProblem(settings.wheels[i].tire, staticLoads[i], int(i)))
+      problems.push_back(problem->text());
   if (!problems.empty()) throw SettingsError(problems);
 }
 
@@ -66,7 +72,7 @@ WheelArray buildWheels(const btRigidBody& chassis, const VehicleSettings& settin
   }
   const std::vector<btScalar> staticLoads =
       needsLoads ? staticWheelLoads(support, mass * gravity) : std::vector<btScalar>(count, 0);
-  checkSpringsCarryTheCar(settings, needsLoads ? staticLoads : staticLoadsIfDefined(support, mass * gravity));
+  checkStaticLoadsCarried(settings, needsLoads ? staticLoads : staticLoadsIfDefined(support, mass * gravity));
 
   WheelArray wheels(settings, memory);
   for (size_t i = 0; i < count; ++i) {

@@ -30,7 +30,9 @@
 #include <LinearMath/btScalar.h>
 
 #include <memory>
+#include <optional>
 
+#include "raycar/Error.h"
 #include "raycar/tire/FrictionCurve.h"
 #include "raycar/tire/TireTemperature.h"
 
@@ -50,8 +52,12 @@ struct TireSettings {
   btScalar loadSensitivity = 0.1;   // k_load: mu_eff = mu (1 - k_load (N / N_ref - 1)), [0, 1)
   // N_ref (N): the tire's nominal load, a property of the tire. The default suits a passenger
   // car's tires (a 1.2-1.7 t car puts 3-4.5 kN on each). 0: each wheel's own static load, which
-  // makes cornering stiffness proportional to static load on every axle, and so every car
-  // exactly neutral-steer (K = m_f / C_f - m_r / C_r = 0) whatever its weight distribution.
+  // makes cornering stiffness proportional to static load on every axle, and so every two-axle
+  // car neutral-steer in the linear single-track model (K = m_f / C_f - m_r / C_r = 0) whatever
+  // its weight distribution. Not a tandem: its two axles turn about different points and scrub
+  // against each other, which understeers (a trial's 40 t 6x4 truck: 7.5 deg of steer at 0.08 g
+  // and 8.4 at 0.51 g on a 40 m circle), and the single-track model, which counts the tandem as
+  // one axle, does not see that.
   btScalar referenceLoad = 4000;
   btScalar sideFrictionCoefficient = 0.75;  // LinearSideFriction only (s/m)
   // Relaxation length sigma (m): at standstill a tire's carcass is a spring of stiffness
@@ -195,5 +201,10 @@ btScalar slipAngle(btScalar forwardSpeed, btScalar sideSpeed, btScalar epsilon);
 // Load sensitivity factor 1 - k (N / N_ref - 1), never below 0.
 btScalar loadSensitivityFactor(btScalar loadSensitivity, btScalar normalLoad,
                                btScalar referenceLoad);
+
+// A tire that grips with nothing at its wheel's static load (N): load sensitivity reaches mu = 0
+// from N_ref (1 + 1 / k) on, so a tire meant for a car put under a truck can neither drive, steer
+// nor brake it. The problem is of the tire's referenceLoad, on wheel `wheel` (from 0).
+std::optional<SettingsProblem> gripAtRestProblem(const TireSettings& tire, btScalar staticLoad, int wheel);
 
 }  // namespace raycar
