@@ -143,6 +143,30 @@ TEST_CASE("a spawned car whose group was destroyed first only takes its chassis 
   CHECK(world.world().getNumCollisionObjects() == objects);
 }
 
+TEST_CASE("a spawned car's vehicle is the spawn's: the group refuses to remove it, the spawn removes it") {
+  // Removed through the group, the spawn's vehicle() dangled: the game's next setInput through it
+  // crashed, and the spawn's destructor later removed whatever vehicle sat at the freed address.
+  const LoadedVehicle sedan = loadVehicle(std::string(RAYCAR_DATA_DIR) + "/vehicles/sedan.vehicle.toml");
+  TestWorld world(btVector3(0, 0, -9.81f));
+  world.addStaticPlane(btVector3(0, 0, 1), btVector3(0, 0, 0), 1);
+  VehicleGroup group(1);
+  world.world().addAction(&group);
+  auto spawned = std::make_unique<SpawnedVehicle>(world.world(), sedan, btTransform::getIdentity(), &group);
+  btTransform aside = btTransform::getIdentity();
+  aside.setOrigin(btVector3(5, 0, 0));
+  SpawnedVehicle other(world.world(), sedan, aside, &group);
+  CHECK_THROWS_WITH_AS(group.removeVehicle(spawned->vehicle()),
+                       "vehicle group: removeVehicle: vehicle 0 belongs to a SpawnedVehicle, which would go "
+                       "on using it; destroy the spawn to remove its vehicle",
+                       InputError);
+  CHECK(group.vehicleCount() == 2);  // as it was
+  world.step(kStep);
+  spawned.reset();
+  CHECK(group.vehicleCount() == 1);
+  CHECK(&group.vehicle(0) == &other.vehicle());
+  world.world().removeAction(&group);
+}
+
 TEST_CASE("a vehicle group gives bitwise the same trajectories on one thread and on two") {
   int wheelStepsOnSlab = 0;
   const std::vector<btScalar> oneThread = driveFleet(Updater::GroupOneThread, true, &wheelStepsOnSlab);

@@ -123,7 +123,7 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, std::shared_ptr<c
   std::shared_ptr<const VehicleSettings> settings(loaded_, &loaded.settings);
   try {
     if (group_ != nullptr) {
-      vehicle_ = &group_->addVehicle(*chassis_, settings);
+      vehicle_ = &group_->addSpawnedVehicle(*chassis_, settings);
       groupLifetime_ = group_->lifetime();
     } else {
       ownVehicle_ = std::make_unique<RaycastVehicle>(*chassis_, settings);
@@ -179,7 +179,7 @@ btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
 
 SpawnedVehicle::~SpawnedVehicle() {
   if (group_ != nullptr) {
-    if (!groupLifetime_.expired()) group_->removeVehicle(*vehicle_);  // else gone with the group
+    if (!groupLifetime_.expired()) group_->removeSpawnedVehicle(*vehicle_);  // else gone with the group
   } else {
     world_.removeAction(vehicle_);
   }

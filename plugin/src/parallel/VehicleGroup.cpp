@@ -69,6 +69,31 @@ RaycastVehicle& VehicleGroup::vehicle(int index) {
 }
 
 bool VehicleGroup::removeVehicle(RaycastVehicle& vehicle) {
+  if (std::find(spawned_.begin(), spawned_.end(), &vehicle) != spawned_.end()) {
+    const auto index = std::find_if(vehicles_.begin(), vehicles_.end(),
+                                    [&](const auto& owned) { return owned.get() == &vehicle; }) -
+                       vehicles_.begin();
+    throw InputError("vehicle group", "removeVehicle: vehicle " + std::to_string(index) +
+                                          " belongs to a SpawnedVehicle, which would go on using it; "
+                                          "destroy the spawn to remove its vehicle");
+  }
+  return removeAny(vehicle);
+}
+
+RaycastVehicle& VehicleGroup::addSpawnedVehicle(btRigidBody& chassis,
+                                                std::shared_ptr<const VehicleSettings> settings) {
+  spawned_.reserve(spawned_.size() + 1);  // so that the push below cannot throw
+  RaycastVehicle& vehicle = addVehicle(chassis, std::move(settings));
+  spawned_.push_back(&vehicle);
+  return vehicle;
+}
+
+void VehicleGroup::removeSpawnedVehicle(RaycastVehicle& vehicle) {
+  spawned_.erase(std::remove(spawned_.begin(), spawned_.end(), &vehicle), spawned_.end());
+  removeAny(vehicle);
+}
+
+bool VehicleGroup::removeAny(RaycastVehicle& vehicle) {
   const auto found = std::find_if(vehicles_.begin(), vehicles_.end(),
                                   [&](const auto& owned) { return owned.get() == &vehicle; });
   if (found == vehicles_.end()) return false;

@@ -70,7 +70,9 @@ class VehicleGroup : public btActionInterface {
   // afterwards: the next addVehicle may well build its vehicle at the same address, so a second
   // removeVehicle through the old reference would remove that one. A group's saved state holds
   // its vehicles by position: restore it into the same vehicles in the same order (a vehicle of
-  // another layout, as after a remove and an add, refuses its part).
+  // another layout, as after a remove and an add, refuses its part). A vehicle a SpawnedVehicle
+  // put here is the spawn's: removing it throws InputError (the spawn would keep using it);
+  // destroy the spawn instead.
   bool removeVehicle(RaycastVehicle& vehicle);
   int vehicleCount() const { return int(vehicles_.size()); }
   // Expires when the group is destroyed: what holds one of its vehicles (SpawnedVehicle) can
@@ -109,6 +111,12 @@ class VehicleGroup : public btActionInterface {
  private:
   void stepIndependent(int begin, int end);  // phase 1 for vehicles [begin, end)
 
+  // A SpawnedVehicle's own: its vehicle is added and removed here, and removeVehicle refuses it.
+  friend class SpawnedVehicle;
+  RaycastVehicle& addSpawnedVehicle(btRigidBody& chassis, std::shared_ptr<const VehicleSettings> settings);
+  void removeSpawnedVehicle(RaycastVehicle& vehicle);
+  bool removeAny(RaycastVehicle& vehicle);
+
   // The vehicles' parts of a group state buffer: each's start and length (throws StateError).
   void splitState(const void* data, size_t size,
                   std::vector<std::pair<const std::uint8_t*, size_t>>& parts) const;
@@ -120,6 +128,7 @@ class VehicleGroup : public btActionInterface {
   std::vector<std::unique_ptr<RaycastVehicle>> vehicles_;
   std::vector<VehicleRuntime*> runtimes_;  // vehicles_[i]'s step state
   std::vector<StepStage> resumeAt_;        // per vehicle, this step: where phase 1 stopped
+  std::vector<const RaycastVehicle*> spawned_;  // the vehicles SpawnedVehicles own
   int minimumVehiclesPerThread_;
   std::unique_ptr<WorkerPool> pool_;
   ParallelFor parallelFor_;            // the game's, or empty
