@@ -235,6 +235,15 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
       const btScalar before = contact.longitudinalImpulse;
+      // A sticking row's trial decides whether its brake holds the wheel from the chassis'
+      // motion; decided at the pass's start, every wheel of a parked 40 t truck whose rolling
+      // resistance alone could not stop the whole truck let its wheel turn at the brake's limit,
+      // all six together threw the truck past standstill, and the next sweep threw it back (a
+      // step that never converged, its tire forces flipping sign from step to step). Decided
+      // here, on the motion the rows before it left, the later wheels hold. A sticking row
+      // reads no tire law, so this costs little.
+      if (scratch_->trials[i].sticks)
+        scratch_->trials[i] = longitudinalTrial(chassis, contact, scratch_->rows[i], dt);
       const btScalar speed = rowSpeed(chassis, contact, scratch_->rows[i].longitudinal);
       const btScalar spinBefore = contact.angularSpeed;
       commit(chassis, contact, scratch_->rows[i], candidate(scratch_->trials[i], before, speed, dt),
