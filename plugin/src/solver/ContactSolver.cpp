@@ -240,9 +240,11 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
       // resistance alone could not stop the whole truck let its wheel turn at the brake's limit,
       // all six together threw the truck past standstill, and the next sweep threw it back (a
       // step that never converged, its tire forces flipping sign from step to step). Decided
-      // here, on the motion the rows before it left, the later wheels hold. A sticking row
-      // reads no tire law, so this costs little.
-      if (scratch_->trials[i].sticks)
+      // here, on the motion the rows before it left, the later wheels hold. Only a sticking row
+      // whose wheel was let turn (its trial then moves the wheel too) is decided again: it reads
+      // no tire law.
+      const RowTrial& trial = scratch_->trials[i];
+      if (trial.sticks && trial.inverseMass != scratch_->rows[i].longitudinal.inverseMass)
         scratch_->trials[i] = longitudinalTrial(chassis, contact, scratch_->rows[i], dt);
       const btScalar speed = rowSpeed(chassis, contact, scratch_->rows[i].longitudinal);
       const btScalar spinBefore = contact.angularSpeed;
