@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
 #include "raycar/Error.h"
 #include "raycar/vehicle/StaticLoads.h"
@@ -74,4 +75,19 @@ TEST_CASE("a centre of mass outside the wheels' support is an error naming the w
 TEST_CASE("a motorcycle whose centre of mass is beside its wheel line cannot balance") {
   const std::vector<SupportPoint> points = {{0.8f, 0.3f}, {-0.6f, 0.3f}};
   CHECK_THROWS_AS(staticWheelLoads(points, 2000), SettingsError);
+}
+
+TEST_CASE("a trailer on one axle cannot balance alone: the error says what to give instead") {
+  // Its centre of mass 0.5 m ahead of the axle: only the hitch would hold it.
+  const std::vector<SupportPoint> points = {{-0.5f, -0.8f}, {-0.5f, 0.8f}};
+  try {
+    staticWheelLoads(points, 5886);
+    FAIL("expected a SettingsError");
+  } catch (const SettingsError& error) {
+    const std::string text = error.what();
+    CAPTURE(text);
+    CHECK(text.find("cannot balance the weight") != std::string::npos);
+    CHECK(text.find("a trailer on one axle, by its hitch) gives each wheel's stiffness, damping and "
+                    "tire referenceLoad") != std::string::npos);
+  }
 }

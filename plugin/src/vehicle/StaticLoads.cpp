@@ -63,7 +63,10 @@ std::vector<btScalar> staticWheelLoads(const std::vector<SupportPoint>& points, 
   if (std::fabs(totalLoad - weight) > tolerance ||
       std::fabs(forwardMoment) > tolerance * 10 || std::fabs(rightMoment) > tolerance * 10) {
     throw SettingsError({"static loads: the wheels cannot balance the weight (the centre of mass "
-                         "is not above the line or point the wheels stand on)"});
+                         "is not above the line or point the wheels stand on), and the automatic "
+                         "spring rates, dampings and tire reference loads are drawn from them; a "
+                         "vehicle that stands only when held (a trailer on one axle, by its hitch) "
+                         "gives each wheel's stiffness, damping and tire referenceLoad"});
   }
   std::vector<std::string> problems;
   for (size_t i = 0; i < count; ++i) {
