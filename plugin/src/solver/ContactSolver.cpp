@@ -291,6 +291,8 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
           }
         }
         solveCoupling(coupling, contacts);
+        // A limited-slip differential slipping at its limit: its tires cannot move the row.
+        if (std::fabs(coupling.impulse) >= coupling.limit) break;
       }
       track(before, coupling.impulse);
     }
