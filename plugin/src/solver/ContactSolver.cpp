@@ -234,7 +234,6 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
-      const btScalar before = contact.longitudinalImpulse;
       // A sticking row's trial decides whether its brake holds the wheel from the chassis'
       // motion; decided at the pass's start, every wheel of a parked 40 t truck whose rolling
       // resistance alone could not stop the whole truck let its wheel turn at the brake's limit,
@@ -243,14 +242,9 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
       // here, on the motion the rows before it left, the later wheels hold. Only a sticking row
       // whose wheel was let turn (its trial then moves the wheel too) is decided again: it reads
       // no tire law.
-      const RowTrial& trial = scratch_->trials[i];
-      if (trial.sticks && trial.inverseMass != scratch_->rows[i].longitudinal.inverseMass)
+      if (scratch_->trials[i].sticks && scratch_->trials[i].wheelTurns)
         scratch_->trials[i] = longitudinalTrial(chassis, contact, scratch_->rows[i], dt);
-      const btScalar speed = rowSpeed(chassis, contact, scratch_->rows[i].longitudinal);
-      const btScalar spinBefore = contact.angularSpeed;
-      commit(chassis, contact, scratch_->rows[i], candidate(scratch_->trials[i], before, speed, dt),
-             contact.lateralImpulse);
-      spreadSpinChange(contacts, int(i), contact.angularSpeed - spinBefore);
+      const btScalar before = solveLongitudinal(chassis, contacts, i, scratch_->trials[i], dt);
       track(before, contact.longitudinalImpulse);
     }
     for (size_t i = 0; i < count; ++i)
@@ -276,18 +270,13 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
       const btScalar before = coupling.impulse;
       for (int round = 0; round < kCouplingRounds; ++round) {
         if (round > 0) {
-          for (int i : {coupling.wheelA, coupling.wheelB}) {
-            WheelContact& contact = contacts[size_t(i)];
+          for (const size_t i : {size_t(coupling.wheelA), size_t(coupling.wheelB)}) {
+            WheelContact& contact = contacts[i];
             if (!contact.active) continue;
-            const RowTrial trial = longitudinalTrial(chassis, contact, scratch_->rows[size_t(i)], dt);
-            const btScalar impulseBefore = contact.longitudinalImpulse;
-            const btScalar spinBefore = contact.angularSpeed;
-            commit(chassis, contact, scratch_->rows[size_t(i)],
-                   candidate(trial, impulseBefore, trial.speed, dt), contact.lateralImpulse);
-            spreadSpinChange(contacts, i, contact.angularSpeed - spinBefore);
+            const RowTrial trial = longitudinalTrial(chassis, contact, scratch_->rows[i], dt);
+            const btScalar impulseBefore = solveLongitudinal(chassis, contacts, i, trial, dt);
             track(impulseBefore, contact.longitudinalImpulse);
-            scratch_->spinResponses[size_t(i)] =
-                coupledSpinResponse(contact, scratch_->rows[size_t(i)], trial, dt);
+            scratch_->spinResponses[i] = coupledSpinResponse(contact, scratch_->rows[i], trial, dt);
           }
         }
         solveCoupling(coupling, contacts);
@@ -622,6 +611,7 @@ ContactSolver::RowTrial ContactSolver::longitudinalTrial(const SolverBody& chass
   const btScalar spinWithoutBrake = spinFree - contact.longitudinalImpulse * radius * inverseInertia;
   const btScalar brake = std::copysign(contact.brakeImpulseLimit, holdingBrake);
   const btScalar spin = spinWithoutBrake + brake * inverseInertia;
+  trial.wheelTurns = true;
   return evaluate(trial.speed - radius * spin, chassisMass + radius * radius * inverseInertia);
 }
 
@@ -676,6 +666,17 @@ inline ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelCon
   if (ellipse <= 1) return {longitudinal, lateral};
   const btScalar scale = 1 / std::sqrt(ellipse);
   return {longitudinal * scale, lateral * scale};
+}
+
+inline btScalar ContactSolver::solveLongitudinal(SolverBody& chassis, const WheelContacts& contacts,
+                                                 size_t wheel, const RowTrial& trial, btScalar dt) {
+  WheelContact& contact = contacts[wheel];
+  const btScalar before = contact.longitudinalImpulse;
+  const btScalar speed = rowSpeed(chassis, contact, scratch_->rows[wheel].longitudinal);
+  const btScalar spinBefore = contact.angularSpeed;
+  commit(chassis, contact, scratch_->rows[wheel], candidate(trial, before, speed, dt), contact.lateralImpulse);
+  spreadSpinChange(contacts, int(wheel), contact.angularSpeed - spinBefore);
+  return before;
 }
 
 void ContactSolver::commit(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,

@@ -360,6 +360,7 @@ class ContactSolver {
     btScalar softness = 0;     // the row's stick spring (ContactRow)
     btScalar bias = 0;
     bool sticks = false;
+    bool wheelTurns = false;   // longitudinal: the brake cannot hold the wheel, the row turns it
   };
   RowTrial longitudinalTrial(const SolverBody& chassis, const WheelContact& contact,
                              const ContactRows& rows, btScalar dt) const;
@@ -371,6 +372,10 @@ class ContactSolver {
   // has answered the impulse (solveCoupling), from the longitudinal row's trial of this sweep.
   inline btScalar coupledSpinResponse(const WheelContact& contact, const ContactRows& rows,
                                       const RowTrial& trial, btScalar dt) const;
+  // Solves wheel `wheel`'s longitudinal row with `trial`: its impulse, brake and spin, and the
+  // spin's share through the engine. Returns the impulse before (N s).
+  inline btScalar solveLongitudinal(SolverBody& chassis, const WheelContacts& contacts, size_t wheel,
+                                    const RowTrial& trial, btScalar dt);
   // The pair of friction impulses after the friction ellipse (or the handbrake's box).
   struct FrictionPair {
     btScalar longitudinal;
