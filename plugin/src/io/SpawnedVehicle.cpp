@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/VectorText.h"
 #include "raycar/Error.h"
 #include "raycar/io/VehicleLoader.h"
 #include "raycar/parallel/VehicleGroup.h"
@@ -153,17 +154,14 @@ btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
   // Axes that are not unit and perpendicular make no rotation: a zero axis gave a zero basis, and
   // a car put down with it stood on no wheel; axes of length 2 and 3 scaled the car by 6.
   constexpr btScalar kAxisSlack = btScalar(1e-3);
-  auto describe = [](const btVector3& v) {
-    return "(" + std::to_string(v.x()) + ", " + std::to_string(v.y()) + ", " + std::to_string(v.z()) + ")";
-  };
   for (const auto& [axis, name] : {std::pair{worldUp, "worldUp"}, std::pair{worldForward, "worldForward"}})
     if (!(std::fabs(axis.length() - 1) <= kAxisSlack))
-      throw InputError("placeModel", std::string(name) + " " + describe(axis) + " is not a unit vector");
+      throw InputError("placeModel", std::string(name) + " " + vectorText(axis) + " is not a unit vector");
   if (!(std::fabs(worldUp.dot(worldForward)) <= kAxisSlack))
-    throw InputError("placeModel", "worldUp " + describe(worldUp) + " and worldForward " +
-                                       describe(worldForward) + " are not perpendicular");
+    throw InputError("placeModel", "worldUp " + vectorText(worldUp) + " and worldForward " +
+                                       vectorText(worldForward) + " are not perpendicular");
   if (!std::isfinite(position.x()) || !std::isfinite(position.y()) || !std::isfinite(position.z()))
-    throw InputError("placeModel", "position " + describe(position) + " is not finite");
+    throw InputError("placeModel", "position " + vectorText(position) + " is not finite");
   // Columns (forward, up, right) in each space; right-handed in both, so the rotation is the
   // world's columns times the model's transposed. With axis-aligned axes every product is exact.
   const ChassisAxes& model = vehicle.modelAxes;

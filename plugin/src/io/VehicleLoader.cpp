@@ -9,6 +9,7 @@
 #include <set>
 
 #include "io/NameSuggestion.h"
+#include "io/VectorText.h"
 #include "raycar/Error.h"
 #include "raycar/io/MassProperties.h"
 #include "raycar/tire/Tire.h"
@@ -785,7 +786,7 @@ class Builder {
     static const char* names[3] = {"x", "y", "z"};
     for (int i = 0; i < 3; ++i)
       if (std::fabs(std::fabs(axis[i]) - 1) < btScalar(1e-6)) return std::string(axis[i] > 0 ? "+" : "-") + names[i];
-    return "(" + std::to_string(axis.x()) + ", " + std::to_string(axis.y()) + ", " + std::to_string(axis.z()) + ")";
+    return vectorText(axis);
   }
   std::string axesHint() const {
     return "; is the script's [model] up = \"" + axisName(frame_.up) + "\", forward = \"" + axisName(frame_.forward) +
