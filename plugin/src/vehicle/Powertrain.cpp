@@ -244,7 +244,15 @@ void Powertrain::turnEngine(const PowertrainInput& input, btScalar throttle, btS
                               engineTorque(engine_, state_.engineRpm, 1));
           state_.engineTorque = torque;
         }
-        clutchTorque = std::clamp(torque - matching, -capacity, capacity);
+        // A slipping clutch passes torque only from its faster side to its slower: with the
+        // gearbox ahead (a downshift, or driven wheels that spun up past the engine) it can
+        // only brake them while the engine catches up. Passing the driver's torque there too
+        // had made energy: a sedan landing at full throttle spun its wheels 1200 rpm past the
+        // engine and its clutch's heat fell to -1.6 kJ.
+        // Within the locking slip either way: the clutch is locking, and holds either way.
+        const btScalar most = slip < -kLockingSlip ? btScalar(0) : capacity;
+        const btScalar least = slip > kLockingSlip ? btScalar(0) : -capacity;
+        clutchTorque = std::clamp(torque - matching, least, most);
       }
     }
     state_.engineRpm =
@@ -262,6 +270,22 @@ void Powertrain::turnEngine(const PowertrainInput& input, btScalar throttle, btS
   if (output.driveTorque != 0)
     output.maxWheelSpin = engine_.maxRpm / (std::fabs(ratio) * kRadiansPerSecondToRpm);
 }
+
+namespace {
+// J: the heat a slipping clutch makes over a step, its torque (N m) working against the slip
+// across it (rad/s), taken as linear in time from `slipBefore` to `slipAfter`. Friction works
+// only against the slip: where the step's torque and the slip disagree (past a crossing, where
+// the clutch locks, or within the locking slip as it lets go) it does no work, so only the part
+// of the step where torque x slip > 0 counts.
+btScalar frictionWork(btScalar torque, btScalar slipBefore, btScalar slipAfter, btScalar dt) {
+  const btScalar powerBefore = torque * slipBefore;  // W
+  const btScalar powerAfter = torque * slipAfter;
+  if (powerBefore >= 0 && powerAfter >= 0) return (powerBefore + powerAfter) / 2 * dt;
+  if (powerBefore <= 0 && powerAfter <= 0) return 0;
+  const btScalar positive = std::max(powerBefore, powerAfter);
+  return positive * positive / (2 * std::fabs(powerAfter - powerBefore)) * dt;
+}
+}  // namespace
 
 void Powertrain::settleClutch(btScalar gearboxWheelSpin, btScalar dt) {
   if (state_.gear == kNeutralGear) return;
@@ -282,9 +306,13 @@ void Powertrain::settleClutch(btScalar gearboxWheelSpin, btScalar dt) {
     const btScalar engineSpeed = state_.engineRpm / kRadiansPerSecondToRpm;
     const btScalar slipBefore = engineSpeedBefore_ - gearboxSpeedBefore_;
     const btScalar slipAfter = engineSpeed - gearboxSpeed;
-    // The heat: the clutch's torque against the mean slip over the step.
-    state_.clutchSlipEnergy += state_.clutchTorque * (slipBefore + slipAfter) / 2 * dt;
-    if ((slipBefore > 0) != (slipAfter > 0) || std::fabs(slipAfter) < kLockingSlip) {
+    state_.clutchSlipEnergy += frictionWork(state_.clutchTorque, slipBefore, slipAfter, dt);
+    // It locks where the slip changed sign within the step, or has all but ended. A slip that
+    // began within the locking slip had no sign yet: the clutch had just let go (a locked
+    // clutch asked for more than its capacity, a landing car's wheels stopped by the road), and
+    // snapping the engine to the gearbox there had thrown away its speed (3000 rpm in a step).
+    const bool crossed = std::fabs(slipBefore) > kLockingSlip && (slipBefore > 0) != (slipAfter > 0);
+    if (crossed || std::fabs(slipAfter) < kLockingSlip) {
       state_.clutchLocked = true;
       state_.engineRpm = std::fabs(gearboxSpeed) * kRadiansPerSecondToRpm;
     }

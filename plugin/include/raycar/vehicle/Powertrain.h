@@ -34,16 +34,18 @@
 //   engine's own torque (cut down to engine braking on an upshift, raised up to full throttle on
 //   a downshift) brings it to the gearbox's speed by the end of the clutch's engagement, while
 //   the clutch passes the torque the driver asked for; what the engine cannot do goes through
-//   the clutch; always within the capacity. The engine's speed steps implicitly in its
+//   the clutch; always within the capacity, and never against the slip: with the gearbox side
+//   ahead (a downshift, a landing's wheels) it can only brake it. The engine's speed steps implicitly in its
 //   torque's fall with speed.
 //   Locked, the engine's torque goes through, and the engine's inertia (I_e ratio^2 at the
 //   wheels) turns with the driving wheels' share-weighted mean spin in the contact solve
 //   (EngineSpinCoupling, ContactSolver.h): the tire rows see the whole drive's inertia, the
 //   differential the wheels' own. The engine's max rpm then caps that mean, not each wheel.
 //   Slip and lock are decided on the speeds the solve left (followWheels): a slipping clutch
-//   locks when the slip changed sign within the step (or is below 0.5 rad/s); a locked one
-//   slips again when holding the engine to the wheels took more than the capacity. The heat
-//   is the clutch torque x the slip speed (means over the step), summed in clutchSlipEnergy.
+//   locks when a slip of more than 0.5 rad/s changed sign within the step (or is below that);
+//   a locked one slips again when holding the engine to the wheels took more than the
+//   capacity. The heat is the clutch torque x the slip speed over the part of the step where
+//   the two agree (the slip linear in time), summed in clutchSlipEnergy: it never falls.
 //   In neutral the engine revs freely up to max rpm. An idle governor keeps it at idle or
 //   above, unless stalling is switched on (EngineSettings::stall); then a closed throttle that
 //   lets the wheels drag it below engine_minRPM stalls it (no torque, no governor) until the
