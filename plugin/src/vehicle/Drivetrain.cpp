@@ -92,18 +92,32 @@ void Drivetrain::requestShifts(bool up, bool down) {
   shiftDownRequested_ = shiftDownRequested_ || down;
 }
 
+btScalar Drivetrain::assistShortfall(const Wheel& wheel, btScalar slipRatio, btScalar direction) {
+  // The target spin follows seed 004's slip ratio, s = (R w - Vx) / max(|Vx|, eps_s).
+  const WheelSettings& settings = wheel.settings;
+  const btScalar speed = wheel.contact.tireContact.forwardSpeed;
+  const btScalar referenceSpeed = std::max(std::fabs(speed), settings.tire.slipRatioEpsilon);
+  const btScalar targetSpin = (speed + direction * slipRatio * referenceSpeed) / settings.radius;
+  return direction * (slipRatio > 0 ? targetSpin - wheel.state.angularSpeed
+                                    : wheel.state.angularSpeed - targetSpin);
+}
+
+btScalar Drivetrain::assistResponseTime(btScalar dt) {
+  return std::max(kAssistResponseTime, kAssistMinimumResponseSteps * dt);
+}
+
 btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar direction,
-                                     btScalar dt, btScalar& integral) const {
+                                     btScalar engineFeedback, btScalar dt, btScalar& integral) const {
   // A slip controller for ABS (slipRatio < 0: braking) and traction control (> 0):
   // - Feed-forward: the torque the tire transmits at that slip under its present side slip,
   //   read from the tire's own law at the load the last solve settled on (the pre-solve estimate
   //   lags a braking car's weight transfer: ABS held a mean slip of 0.083 against 0.1).
   // - Feedback on the wheel's spin: I (w_target - w) / tau, so that a wheel past its target (a
   //   spinning wheel on the curve's falling branch, where the feed-forward alone would let it
-  //   run away) is brought back within tau, and one short of it is given more;
+  //   run away) is brought back within tau, and one short of it is given more; behind a locked
+  //   clutch, plus `engineFeedback`, the wheel's part in turning the engine (update());
   // - an integral of that feedback (time 4 tau, held within the feed-forward torque), which
   //   removes the steady error: a wheel that decelerates with the car needs I a / R more brake.
-  // The target spin follows seed 004's slip ratio, s = (R w - Vx) / max(|Vx|, eps_s).
   const WheelState& state = wheel.state;
   if (!state.inContact) {
     integral = 0;
@@ -123,15 +137,31 @@ btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btS
   const FrictionLaw law =
       wheel.tire->longitudinal(tire, -slipRatio * referenceSpeed, contact.lateralSpeed);
   const btScalar force = law.sticks ? wheel.tire->peakLongitudinalForce(tire) : std::fabs(law.force);
-  const btScalar targetSpin = (speed + direction * slipRatio * referenceSpeed) / settings.radius;
-  const btScalar responseTime = std::max(kAssistResponseTime, kAssistMinimumResponseSteps * dt);
-  // Spin short of the target in the sense the torque works (drive: slower; brake: faster).
-  const btScalar shortfall = direction * (slipRatio > 0 ? targetSpin - state.angularSpeed
-                                                        : state.angularSpeed - targetSpin);
-  const btScalar feedForward = force * settings.radius;
-  const btScalar feedback = settings.spinInertia * shortfall / responseTime;
-  integral = std::clamp(integral + feedback * dt / (kAssistIntegralTimes * responseTime),
-                        -feedForward, feedForward);
+  const btScalar responseTime = assistResponseTime(dt);
+  const btScalar shortfall = assistShortfall(wheel, slipRatio, direction);
+  const btScalar targetTorque = force * settings.radius;  // N m: what the road takes at the target
+  // Past its target (a driven wheel spinning, a braked one locking) the feed-forward is what the
+  // road takes from the wheel at the slip it has, where that is less: far down the curve's
+  // falling branch the road takes less than at the target, and the feedback alone balanced the
+  // difference there (a sedan landing from its spawn at full throttle, on a 0.6 grip, kept its
+  // front wheels at 0.6 to 1.5 slip for 0.7 s against a 0.1 target).
+  btScalar feedForward = targetTorque;
+  if (shortfall < 0 && !law.sticks) {
+    const FrictionLaw now = wheel.tire->longitudinal(
+        tire, speed - settings.radius * state.angularSpeed, contact.lateralSpeed);
+    const btScalar sense = slipRatio > 0 ? direction : -direction;  // the torque's, on the road's force
+    feedForward = std::clamp(sense * now.force * settings.radius, btScalar(0), targetTorque);
+  }
+  const btScalar feedback = settings.spinInertia * shortfall / responseTime + engineFeedback;
+  // The integral runs only while the wheel is within its target's own slip of the target: it
+  // is there for the steady error, and through a wheel's large excursions (one that spun up in
+  // the air and lands, a locking wheel) it had wound down by what the feedback was already
+  // taking off, and then took seconds to wind back: a sedan's traction control held 0.03 slip
+  // against a 0.1 target for 2 s after landing from its spawn at full throttle, on a 0.6 grip.
+  const btScalar targetSlipSpin = std::fabs(slipRatio) * referenceSpeed / settings.radius;  // rad/s
+  if (std::fabs(shortfall) <= targetSlipSpin)
+    integral = std::clamp(integral + feedback * dt / (kAssistIntegralTimes * responseTime),
+                          -targetTorque, targetTorque);
   return std::max(btScalar(0), feedForward + feedback + integral);
 }
 
@@ -209,7 +239,23 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
   const AssistSettings& assists = settings.assists;
   const int rearWheelCount = int(wheels.size()) - frontWheelCount_;
   antiLockOnDrivingWheel_ = false;
-  for (Wheel& wheel : wheels) {
+  // Behind a locked clutch the driving wheels turn the engine too: their mean spin (share-
+  // weighted) carries its inertia J = I_e ratio^2, each wheel's spin apart from the mean only
+  // its own. For every driving wheel's shortfall e_i to close within tau, wheel i needs
+  // (I_w e_i + s_i J e_mean) / tau, e_mean the shares' mean shortfall. Counted on the wheel's
+  // own inertia alone, traction control gave a 250 kW car's wheels a twentieth of the torque
+  // that turns them with the engine: after a landing they sat at half the target slip.
+  btScalar meanShortfall = 0;  // rad/s
+  if (assists.tractionControl && output.reflectedInertia > 0)
+    for (size_t i = 0; i < drivingWheels_.size(); ++i) {
+      const Wheel& wheel = wheels[size_t(drivingWheels_[i])];
+      if (!wheel.state.inContact || wheel.state.driveTorque == 0) continue;
+      const btScalar drive = wheel.state.driveTorque < 0 ? btScalar(-1) : btScalar(1);
+      meanShortfall += drivingShares_[i] * assistShortfall(wheel, assists.tractionTargetSlip, drive);
+    }
+  const btScalar engineFeedbackPerShare = output.reflectedInertia * meanShortfall / assistResponseTime(dt);
+  for (size_t w = 0; w < wheels.size(); ++w) {
+    Wheel& wheel = wheels[w];
     WheelState& state = wheel.state;
     btScalar wheelBrake =
         footbrakeTorque(settings.brakes, footbrake, wheel.front, frontWheelCount_, rearWheelCount);
@@ -220,7 +266,7 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
     if (assists.abs && wheelBrake > 0) {
       // The brake works against the direction of travel.
       const btScalar travel = wheel.contact.tireContact.forwardSpeed < 0 ? btScalar(-1) : btScalar(1);
-      const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, travel, dt, wheel.antiLockIntegral);
+      const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, travel, 0, dt, wheel.antiLockIntegral);
       const btScalar allowed = std::max(btScalar(0), cap - state.brakeTorque);
       if (allowed < wheelBrake && wheel.settings.driving) antiLockOnDrivingWheel_ = true;
       wheelBrake = std::min(wheelBrake, allowed);
@@ -233,9 +279,14 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
       // from the travel, the target had asked for spin backwards, and capped a sedan's drive on
       // a 15% grade to a fifth of what holds it there: it rolled back in first at full throttle.
       const btScalar drive = state.driveTorque < 0 ? btScalar(-1) : btScalar(1);
-      const btScalar cap =
-          assistTorqueCap(wheel, assists.tractionTargetSlip, drive, dt, wheel.tractionIntegral) +
-          state.brakeTorque;
+      const auto driving = std::find(drivingWheels_.begin(), drivingWheels_.end(), int(w));
+      const btScalar engineFeedback =
+          driving == drivingWheels_.end()
+              ? 0
+              : drivingShares_[size_t(driving - drivingWheels_.begin())] * engineFeedbackPerShare;
+      const btScalar cap = assistTorqueCap(wheel, assists.tractionTargetSlip, drive, engineFeedback,
+                                           dt, wheel.tractionIntegral) +
+                           state.brakeTorque;
       state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
     } else {
       wheel.tractionIntegral = 0;

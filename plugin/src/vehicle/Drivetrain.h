@@ -75,9 +75,15 @@ class Drivetrain {
   static btScalar driveBeyondLimit(btScalar spin, btScalar driveSpinUp, btScalar limit);
   // ABS (slipRatio < 0) and traction control (> 0): the torque (N m, >= 0) that holds `wheel`
   // at `slipRatio` in `direction` (+1 forwards, -1 backwards: the brake's against the travel,
-  // the drive's its torque's); `integral` is the assist's integral term.
-  btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar direction, btScalar dt,
-                           btScalar& integral) const;
+  // the drive's its torque's); `engineFeedback` (N m) is the wheel's part in turning the engine
+  // behind a locked clutch, `integral` the assist's integral term.
+  btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar direction,
+                           btScalar engineFeedback, btScalar dt, btScalar& integral) const;
+  // rad/s: how far `wheel`'s spin is short of the one at `slipRatio` in `direction`, in the
+  // sense its torque works (drive: slower than the target; brake: faster).
+  static btScalar assistShortfall(const Wheel& wheel, btScalar slipRatio, btScalar direction);
+  // s: the time within which the assists' feedback closes a shortfall, at step `dt`.
+  static btScalar assistResponseTime(btScalar dt);
 
   const VehicleSettings* settings_;  // the vehicle's, which outlive this object
   Powertrain powertrain_;
