@@ -202,7 +202,6 @@ void SceneRunner::spawnVehicles() {
       const btTransform upright = placeModel(vehicle, btVector3(0, 0, 1), btVector3(0, 1, 0), btVector3(0, 0, 0));
       run.car = std::make_unique<SpawnedVehicle>(*world_, model, btTransform(tilt * heading, position) * upright,
                                                  group_.get());
-      run.car->chassis().setActivationState(DISABLE_DEACTIVATION);
       run.car->vehicle().setSurfaceTable(surfaces_);
       run.driver = makeDriver(entry);
       measureAxles(run);
@@ -265,7 +264,6 @@ void SceneRunner::respawnVehicle(size_t index, const LoadedVehicle& vehicle) {
   const btVector3 centre = chassis.getCenterOfMassPosition();
   chassis.setLinearVelocity(linearVelocity + angularVelocity.cross(centre - oldCentre));
   chassis.setAngularVelocity(angularVelocity);
-  chassis.setActivationState(DISABLE_DEACTIVATION);
   measureAxles(run);
   run.lastPosition = centre;
 }
