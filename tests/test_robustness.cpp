@@ -296,11 +296,16 @@ TEST_CASE("a sleeping car wakes when the ground under its wheels moves or leaves
   // car touches its ground through rays, not contacts, so it must look for itself. Each case
   // parks the car on a 0.5 m thick platform whose top is 1 m above a static floor, lets it fall
   // asleep (Bullet's default activation, handbrake on), and then changes the platform.
-  enum class Change { LiftedAsAnElevator, RemovedFromTheWorld };
-  for (Change change : {Change::LiftedAsAnElevator, Change::RemovedFromTheWorld}) {
+  // Removed, also under sweep and prune with a crate added 100 m away straight after, which
+  // takes the platform's proxy number (the car had stayed asleep in the air).
+  enum class Change { LiftedAsAnElevator, RemovedFromTheWorld, RemovedAndNumberReused };
+  for (Change change :
+       {Change::LiftedAsAnElevator, Change::RemovedFromTheWorld, Change::RemovedAndNumberReused}) {
     const bool lift = change == Change::LiftedAsAnElevator;
-    INFO((lift ? "lifted at 0.5 m/s for 2 s" : "removed"));
-    TestWorld world;
+    const bool reused = change == Change::RemovedAndNumberReused;
+    INFO((lift ? "lifted at 0.5 m/s for 2 s" : reused ? "removed, its number reused" : "removed"));
+    TestWorld world(btVector3(0, -kGravity, 0),
+                    reused ? Broadphase::SweepAndPrune : Broadphase::DynamicTree);
     world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
     const btTransform platformStart(btQuaternion::getIdentity(), btVector3(0, 0.75f, 0));
     btRigidBody* platform = world.addBox(0, btVector3(6, 0.25f, 6), platformStart, 1, lift);
@@ -328,7 +333,13 @@ TEST_CASE("a sleeping car wakes when the ground under its wheels moves or leaves
       // 1.5 Hz suspension keeps well under 0.1 mm of the 2 s ride's transient after 1 s.
       CHECK(std::fabs(car.chassis->getCenterOfMassPosition().y() - parked.y() - 1) < 0.002);
     } else {
+      const int platformNumber = platform->getBroadphaseHandle()->m_uniqueId;
       world.world().removeRigidBody(platform);
+      if (reused) {
+        const btRigidBody* crate = world.addBox(
+            0, btVector3(0.5f, 0.5f, 0.5f), btTransform(btQuaternion::getIdentity(), btVector3(100, 0.5f, 0)), 1);
+        REQUIRE(crate->getBroadphaseHandle()->m_uniqueId == platformNumber);
+      }
       for (int i = 0; i < int(3 / kStep); ++i) world.step(kStep);
       // It fell the platform's 1 m onto the floor and stands at its ride height there again.
       CHECK(std::fabs(car.chassis->getCenterOfMassPosition().y() - restHeight(spec)) < 0.002);

@@ -8,10 +8,18 @@ btVector3 carToLocal(const ChassisAxes& axes, btScalar right, btScalar up, btSca
   return axes.right() * right + axes.up * up + axes.forward * forward;
 }
 
-TestWorld::TestWorld(const btVector3& gravity)
+namespace {
+std::unique_ptr<btBroadphaseInterface> makeBroadphase(Broadphase kind) {
+  if (kind == Broadphase::SweepAndPrune)
+    return std::make_unique<btAxisSweep3>(btVector3(-1000, -1000, -1000), btVector3(1000, 1000, 1000));
+  return std::make_unique<btDbvtBroadphase>();
+}
+}  // namespace
+
+TestWorld::TestWorld(const btVector3& gravity, Broadphase broadphase)
     : configuration_(std::make_unique<btDefaultCollisionConfiguration>()),
       dispatcher_(std::make_unique<btCollisionDispatcher>(configuration_.get())),
-      broadphase_(std::make_unique<btDbvtBroadphase>()),
+      broadphase_(makeBroadphase(broadphase)),
       solver_(std::make_unique<btSequentialImpulseConstraintSolver>()),
       world_(std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(),
                                                        solver_.get(), configuration_.get())) {

@@ -23,9 +23,15 @@ constexpr btScalar kGravity = 9.81f;
 // (right, up, forward) in metres, mapped through the chassis axes.
 btVector3 carToLocal(const ChassisAxes& axes, btScalar right, btScalar up, btScalar forward);
 
+// The broadphase a test world sorts its objects with: Bullet's default dynamic tree, or sweep and
+// prune (btAxisSweep3 over +-1 km), which, unlike the tree, gives a removed object's proxy
+// number to the next object added.
+enum class Broadphase { DynamicTree, SweepAndPrune };
+
 class TestWorld {
  public:
-  explicit TestWorld(const btVector3& gravity = btVector3(0, -9.81f, 0));
+  explicit TestWorld(const btVector3& gravity = btVector3(0, -9.81f, 0),
+                     Broadphase broadphase = Broadphase::DynamicTree);
   ~TestWorld();
 
   btDiscreteDynamicsWorld& world() { return *world_; }
@@ -51,7 +57,7 @@ class TestWorld {
                        btScalar friction);
   std::unique_ptr<btDefaultCollisionConfiguration> configuration_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
-  std::unique_ptr<btDbvtBroadphase> broadphase_;
+  std::unique_ptr<btBroadphaseInterface> broadphase_;
   std::unique_ptr<btSequentialImpulseConstraintSolver> solver_;
   std::unique_ptr<btDiscreteDynamicsWorld> world_;
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;

@@ -150,6 +150,22 @@ VehicleRuntime::Start VehicleRuntime::beginStep(const btCollisionWorld& world, b
   return Start::Step;
 }
 
+namespace {
+// Whether `ground` is where a wheel's contact was: a ray through the contact point along the
+// contact's normal, kContactProbe (m) either side, meets it.
+constexpr btScalar kContactProbe = btScalar(0.05);
+bool meetsContact(const btCollisionObject& ground, const WheelState& contact) {
+  const btVector3 from = contact.contactPoint + contact.contactNormal * kContactProbe;
+  const btVector3 to = contact.contactPoint - contact.contactNormal * kContactProbe;
+  btCollisionWorld::ClosestRayResultCallback hit(from, to);
+  btCollisionWorld::rayTestSingle(btTransform(btQuaternion::getIdentity(), from),
+                                  btTransform(btQuaternion::getIdentity(), to),
+                                  const_cast<btCollisionObject*>(&ground), ground.getCollisionShape(),
+                                  ground.getWorldTransform(), hit);
+  return hit.hasHit();
+}
+}  // namespace
+
 VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionWorld& world,
                                                               bool mayReadDynamicBodies) const {
   // The wheels' ground objects are those of the last step the car was awake, and any of them
@@ -185,6 +201,11 @@ VehicleRuntime::SleepingGround VehicleRuntime::sleepingGround(const btCollisionW
           ground = all[i];
           break;
         }
+      // Other broadphases (btAxisSweep3, btSimpleBroadphase) give a removed object's number to
+      // the next one added, wherever it is: the object found by the number must still be under
+      // the wheel. A car asleep on a ground the game removed, then added a crate 100 m away,
+      // had stayed asleep in the air.
+      if (ground != nullptr && !meetsContact(*ground, wheel.state)) ground = nullptr;
     }
     if (ground == nullptr) return SleepingGround::Changed;
     if (!mayReadDynamicBodies && pushableBody(ground) != nullptr) return SleepingGround::ReadsDynamicBody;
