@@ -245,17 +245,18 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
   // (I_w e_i + s_i J e_mean) / tau, e_mean the shares' mean shortfall. Counted on the wheel's
   // own inertia alone, traction control gave a 250 kW car's wheels a twentieth of the torque
   // that turns them with the engine: after a landing they sat at half the target slip.
-  btScalar meanShortfall = 0;  // rad/s
-  if (assists.tractionControl && output.reflectedInertia > 0)
+  btScalar engineFeedbackPerShare = 0;  // N m per unit share
+  if (assists.tractionControl && output.reflectedInertia > 0) {
+    btScalar meanShortfall = 0;  // rad/s
     for (size_t i = 0; i < drivingWheels_.size(); ++i) {
       const Wheel& wheel = wheels[size_t(drivingWheels_[i])];
       if (!wheel.state.inContact || wheel.state.driveTorque == 0) continue;
       const btScalar drive = wheel.state.driveTorque < 0 ? btScalar(-1) : btScalar(1);
       meanShortfall += drivingShares_[i] * assistShortfall(wheel, assists.tractionTargetSlip, drive);
     }
-  const btScalar engineFeedbackPerShare = output.reflectedInertia * meanShortfall / assistResponseTime(dt);
-  for (size_t w = 0; w < wheels.size(); ++w) {
-    Wheel& wheel = wheels[w];
+    engineFeedbackPerShare = output.reflectedInertia * meanShortfall / assistResponseTime(dt);
+  }
+  for (Wheel& wheel : wheels) {
     WheelState& state = wheel.state;
     btScalar wheelBrake =
         footbrakeTorque(settings.brakes, footbrake, wheel.front, frontWheelCount_, rearWheelCount);
@@ -279,7 +280,8 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
       // from the travel, the target had asked for spin backwards, and capped a sedan's drive on
       // a 15% grade to a fifth of what holds it there: it rolled back in first at full throttle.
       const btScalar drive = state.driveTorque < 0 ? btScalar(-1) : btScalar(1);
-      const auto driving = std::find(drivingWheels_.begin(), drivingWheels_.end(), int(w));
+      const int index = int(&wheel - wheels.begin());
+      const auto driving = std::find(drivingWheels_.begin(), drivingWheels_.end(), index);
       const btScalar engineFeedback =
           driving == drivingWheels_.end()
               ? 0
