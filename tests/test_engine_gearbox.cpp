@@ -237,6 +237,55 @@ TEST_CASE("braked to a stop in fourth, the box steps down as the car slows and w
   CHECK(powertrain.state().gear == kFirstGear);
 }
 
+TEST_CASE("the automatic box holds first at low speed whatever the pedal does, and never shifts up rolling against its gear") {
+  // Seed 001 steps down to neutral; from first only once the car has stopped with the throttle
+  // closed, as an automatic in drive waits. Cases, each after a pull-away into first:
+  //  - creeping in a queue: the pedal toggled between 0 and 0.1 every 0.25 s for 10 s at a road
+  //    speed worth 1000 rpm in first (below shiftdown's 2000): first throughout (a sedan had
+  //    gone to neutral and back 118 times in 10 s);
+  //  - a failed hill start: light pedal while the road speed runs backwards to 40 m/s-worth
+  //    (17 000 rpm through first): first throughout (a truck had shifted up 1 -> 5);
+  //  - lifting off and rolling to a stop from 1000 rpm: first until the wheels turn slower than
+  //    gear_dir_switch_RPM, then neutral.
+  enum class Case { Creeping, RollingBack, RollingToAStop };
+  for (const Case test : {Case::Creeping, Case::RollingBack, Case::RollingToAStop}) {
+    CAPTURE(int(test));
+    Bench bench;
+    Powertrain powertrain(bench.engine, bench.gearbox);
+    const btScalar firstRatio = bench.gearbox.gears[kFirstGear] * bench.gearbox.finalDrive;
+    const btScalar creepSpin = btScalar(1000 / (kRpmPerRadPerSecond * firstRatio));  // rad/s
+    PowertrainInput input = heldInput(0.1f, creepSpin);
+    runSteps(powertrain, input, 60);
+    REQUIRE(powertrain.state().gear == kFirstGear);
+    const int shiftsBefore = powertrain.state().shifts;
+    const int steps = int(10 / kStep);
+    bool stoppedInNeutral = false;
+    for (int step = 0; step < steps; ++step) {
+      const double time = step * kStep;
+      if (test == Case::Creeping) {
+        input.pedal = int(time / 0.25) % 2 == 0 ? 0.1f : 0;
+      } else if (test == Case::RollingBack) {
+        input.pedal = 0.02f;
+        const btScalar spin = btScalar(-17000 / (kRpmPerRadPerSecond * firstRatio) * time / 10);
+        input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = spin;
+      } else {
+        input.pedal = 0;
+        const btScalar spin = creepSpin * btScalar(std::max(0.0, 1 - time / 5));
+        input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = spin;
+      }
+      powertrain.update(input, kStep);
+      const bool slow = std::fabs(input.roadWheelSpin) * kRpmPerRadPerSecond < bench.gearbox.gearDirectionSwitchRpm;
+      if (test == Case::RollingToAStop && slow) {
+        stoppedInNeutral = powertrain.state().gear == kNeutralGear;
+        if (stoppedInNeutral) break;
+      }
+      REQUIRE(powertrain.state().gear == kFirstGear);
+    }
+    if (test == Case::RollingToAStop) CHECK(stoppedInNeutral);
+    else CHECK(powertrain.state().shifts == shiftsBefore);
+  }
+}
+
 TEST_CASE("drive torque = engine torque x pedal x clutch x gear x final drive x efficiency") {
   Bench bench;
   Powertrain powertrain(bench.engine, bench.gearbox);

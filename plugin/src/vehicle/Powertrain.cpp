@@ -38,6 +38,12 @@ void Powertrain::engage(int gear) {
   ++state_.shifts;
 }
 
+bool Powertrain::stopped(const PowertrainInput& input) const {
+  const btScalar wheelRpm =
+      std::max(std::fabs(input.meanWheelSpin), std::fabs(input.roadWheelSpin)) * kRadiansPerSecondToRpm;
+  return wheelRpm < gearbox_.gearDirectionSwitchRpm;
+}
+
 void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
                             btScalar& pedalBrake) {
   const int lastGear = int(gearbox_.gears.size()) - 1;
@@ -54,9 +60,7 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
   // larger of their spin and their road speed (the spin they would have rolling): 'back' while
   // sliding at 45 km/h on locked wheels had engaged reverse and driven against the car (a truck
   // never stopped), and the direction the car rolls is the road's.
-  const btScalar wheelRpm =
-      std::max(std::fabs(input.meanWheelSpin), std::fabs(input.roadWheelSpin)) * kRadiansPerSecondToRpm;
-  const bool mayReverse = wheelRpm < gearbox_.gearDirectionSwitchRpm;
+  const bool mayReverse = stopped(input);
   const bool inReverse = state_.gear == kReverseGear;
   const bool inForward = state_.gear >= kFirstGear;
   if (pedal > kPedalDeadZone) {
@@ -89,7 +93,7 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
   }
 }
 
-void Powertrain::shiftAutomatically(btScalar roadRpm, btScalar throttle, btScalar dt) {
+void Powertrain::shiftAutomatically(btScalar roadRpm, bool stopped, btScalar throttle, btScalar dt) {
   if (!gearbox_.automatic || state_.gear < kFirstGear) return;
   // How long the road speed has gained less than 1% under throttle in this gear. Lifting starts
   // the count over from the speed then: a car accelerating again after a lift, below the speed
@@ -114,8 +118,14 @@ void Powertrain::shiftAutomatically(btScalar roadRpm, btScalar throttle, btScala
       (roadRpm > gearbox_.shiftUpRpm || (speedHeld && nextGearPullsHarder(roadRpm, throttle)))) {
     shift(state_.gear + 1);
   } else if (roadRpm < gearbox_.shiftDownRpm && downAllowed && (clutchClosed || throttle == 0)) {
+    // Seed 001 steps down to neutral. From first only once the car has stopped (its wheels
+    // slower than gear_dir_switch_RPM) with the throttle closed: below its shift-down speed in
+    // first, a car lifting off had gone to neutral and back to first with every touch of the
+    // pedal (a sedan creeping in a queue, 118 changes in 10 s), coasting without engine braking
+    // in between. First with the throttle closed is safe at any speed: below engine_minRPM the
+    // clutch opens (turnEngine, followWheels).
     if (state_.gear > kFirstGear) shift(state_.gear - 1);
-    else if (throttle == 0) shift(kNeutralGear);
+    else if (throttle == 0 && stopped) shift(kNeutralGear);
   }
 }
 
@@ -342,7 +352,11 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   btScalar throttle = 0;
   selectGear(input, throttle, output.pedalBrake);
 
-  shiftAutomatically(rpmThroughGear(input.roadWheelSpin), throttle, dt);
+  // Signed: a car rolling backwards in a forward gear (a failed hill start) turns the engine
+  // backwards through it, never fast enough to shift up (a truck rolling back down a 10% grade
+  // had shifted 1 -> 5 by -14.7 m/s).
+  const btScalar roadRpm = input.roadWheelSpin * totalRatio() * kRadiansPerSecondToRpm;
+  shiftAutomatically(roadRpm, stopped(input), throttle, dt);
   if (engine_.inertia > 0) {
     turnEngine(input, throttle, dt, output);
     return output;

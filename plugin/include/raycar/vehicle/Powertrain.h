@@ -13,8 +13,9 @@
 //   does not stall (stalling itself is not modelled), and the engine idles at engine_idleRPM.
 // - Automatic mode: when the road speed would turn the engine faster than engine_shiftupRPM one
 //   gear up, slower than engine_shiftdownRPM one down (from first to neutral only with the
-//   throttle closed, as seed 001 has it: a car that stops with the throttle closed waits in
-//   neutral and pulls away in first); never up from reverse. The road speed, not the wheels'
+//   throttle closed and the car stopped, its wheels slower than gear_dir_switch_RPM: a car
+//   that stops with the throttle closed waits in neutral and pulls away in first); never up
+//   from reverse, nor while rolling against the gear. The road speed, not the wheels'
 //   spin, decides, so wheelspin does not shift. After every change the clutch opens and closes
 //   again at clutch_speed, scaling the torque meanwhile; no upshift, nor a downshift under
 //   throttle, happens until it has closed (with the throttle closed the box keeps stepping down
@@ -155,7 +156,12 @@ class Powertrain {
  private:
   void engage(int gear);
   void selectGear(const PowertrainInput& input, btScalar& throttle, btScalar& pedalBrake);
-  void shiftAutomatically(btScalar roadRpm, btScalar throttle, btScalar dt);
+  // roadRpm: the engine speed the road speed makes through this gear, negative rolling against
+  // it; stopped: see stopped().
+  void shiftAutomatically(btScalar roadRpm, bool stopped, btScalar throttle, btScalar dt);
+  // Whether the driving wheels turn slower than gear_dir_switch_RPM, counted at the larger of
+  // their spin and their road speed (locked wheels are not slow): the car may change direction.
+  bool stopped(const PowertrainInput& input) const;
   // Whether the next gear gives the wheels more force than this one at road speed `roadRpm`
   // (engine rev/min through this gear), keeping the engine above the downshift speed.
   bool nextGearPullsHarder(btScalar roadRpm, btScalar throttle) const;
