@@ -657,6 +657,63 @@ TEST_CASE("chase camera: rigid along stiffness-0 axes, springs elsewhere, respec
   CHECK(camera.position() == pivot);
 }
 
+TEST_CASE("chase camera: no lag behind a pivot at a steady velocity, a / k behind one accelerating at a, and bad frames change nothing") {
+  // A spring-damper on the offset: x'' = -k x - c x' - a_pivot. Steady velocity: no offset.
+  // Steady acceleration a: x = -a / k (the spring supplies the camera's acceleration). The
+  // sedan's spring (k = 30 / s^2, c = 8 / s), 1/60 s frames, 4 s from the pivot's own pose and
+  // velocity. Budget 1% (and 1 mm where the offset is 0): by 4 s the transient has decayed by
+  // e^(-c t / 2) = 1e-7. Before: 7.5 m behind a 30 m/s pivot (c v / k = 8), 1.57 m behind
+  // the 3 m/s^2 one.
+  ChaseCameraSettings settings;
+  settings.stiffnessPositive = settings.stiffnessNegative = btVector3(30, 30, 30);
+  settings.limitsPositive = settings.limitsNegative = btVector3(20, 20, 20);
+  settings.damping = 8;
+  const btMatrix3x3 basis = btMatrix3x3::getIdentity();
+  const double frame = 1.0 / 60;
+  struct Case {
+    const char* name;
+    double velocity, acceleration;  // m/s, m/s^2 along y (forward)
+  };
+  for (const Case& test : {Case{"steady 30 m/s", 30, 0}, Case{"accelerating at 3 m/s^2", 0, 3}}) {
+    CAPTURE(test.name);
+    ChaseCamera camera(settings);
+    camera.reset(btVector3(0, 0, 0), btVector3(0, btScalar(test.velocity), 0));
+    btVector3 cameraBefore = camera.position();
+    for (int i = 1; i <= 240; ++i) {
+      const double t = i * frame;
+      const btVector3 pivot(0, btScalar(test.velocity * t + test.acceleration * t * t / 2), 0);
+      const btVector3 velocity(0, btScalar(test.velocity + test.acceleration * t), 0);
+      cameraBefore = camera.position();
+      camera.update(pivot, basis, velocity, btScalar(frame));
+      if (i == 240) {
+        const double lag = pivot.y() - camera.position().y();
+        const double expected = test.acceleration / 30;
+        CAPTURE(lag);
+        CHECK(std::fabs(lag - expected) <= 0.01 * expected + 1e-3);  // 1%, and 1 mm at 0
+        // The velocity it reports is the one it moves with.
+        CHECK(camera.velocity().y() == within((camera.position().y() - cameraBefore.y()) / frame, 0.01));
+      }
+    }
+  }
+  // Frames with NaN anywhere, or no time, change nothing; a frame longer than 1000 steps of
+  // cam_max_timestep (20 s) places the camera on the pivot.
+  ChaseCamera camera(settings);
+  camera.reset(btVector3(0, 0, 0), btVector3(0, 0, 0));
+  camera.update(btVector3(0, 1, 0), basis, btVector3(0, 0, 0), btScalar(frame));
+  const btVector3 held = camera.position();
+  const btScalar nan = std::numeric_limits<btScalar>::quiet_NaN();
+  camera.update(btVector3(0, nan, 0), basis, btVector3(0, 0, 0), btScalar(frame));
+  camera.update(btVector3(0, 1, 0), basis, btVector3(nan, 0, 0), btScalar(frame));
+  camera.update(btVector3(0, 1, 0), btMatrix3x3(nan, 0, 0, 0, 1, 0, 0, 0, 1), btVector3(0, 0, 0), btScalar(frame));
+  camera.update(btVector3(0, 1, 0), basis, btVector3(0, 0, 0), std::numeric_limits<btScalar>::infinity());
+  camera.update(btVector3(0, 1, 0), basis, btVector3(0, 0, 0), 0);
+  CHECK(camera.position() == held);
+  camera.update(btVector3(0, 1, 0), basis, btVector3(0, 0, 0), btScalar(frame));
+  CHECK(std::isfinite(camera.position().y()));
+  camera.update(btVector3(5, 1, 0), basis, btVector3(0, 0, 0), 1e9f);
+  CHECK(camera.position() == btVector3(5, 1, 0));
+}
+
 TEST_CASE("malformed inputs: each gives its own specific error naming the file") {
   std::ifstream manifest(kTestData + "/malformed/EXPECTED.txt");
   REQUIRE(manifest);

@@ -7,8 +7,12 @@
 // for positive and negative offsets; a stiffness of 0 fixes the camera rigidly along that axis.
 // The damping is uniform (it acts on the camera's velocity relative to the pivot, in every
 // direction). Offsets are limited per axis and sign. Long frames are split into steps of at most
-// cam_max_timestep. When the camera is within cam_snap_dist of the pivot and its velocity within
-// cam_snap_vel of the pivot's, it snaps onto the pivot and takes its velocity.
+// cam_max_timestep, the pivot moving through the frame from where the last one left it; a frame
+// longer than 1000 of them places the camera on the pivot. When the camera is within
+// cam_snap_dist of the pivot and its velocity within cam_snap_vel of the pivot's, it snaps onto
+// the pivot and takes its velocity. So a pivot at a steady velocity is followed without lag, and
+// one accelerating at a by a / k along each axis. A frame with dt <= 0 or a value that is not a
+// number changes nothing.
 
 #include <LinearMath/btTransform.h>
 
@@ -41,6 +45,9 @@ class ChaseCamera {
   ChaseCameraSettings settings_;
   btVector3 position_{0, 0, 0};
   btVector3 velocity_{0, 0, 0};
+  btVector3 lastPivot_{0, 0, 0};          // the pivot at the end of the last frame
+  btVector3 lastPivotVelocity_{0, 0, 0};
+  bool placed_ = false;                   // reset, or updated once
 };
 
 }  // namespace raycar
