@@ -5,11 +5,11 @@
 
 #include <cmath>
 
-#include "FixedStepClock.h"
+#include "raycar/extras/FixedStepClock.h"
 
-using raycar::viewer::FixedStepClock;
-using raycar::viewer::lerp;
-using raycar::viewer::lerpAngle;
+using raycar::FixedStepClock;
+using raycar::lerp;
+using raycar::lerpAngle;
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "FixedStepClock.h"
+#include "raycar/extras/FixedStepClock.h"
 
 namespace raycar::viewer {
 namespace {

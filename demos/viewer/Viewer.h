@@ -12,7 +12,7 @@
 #include <string>
 
 #include "ChaseView.h"
-#include "FixedStepClock.h"
+#include "raycar/extras/FixedStepClock.h"
 #include "FramePose.h"
 #include "GamepadDriver.h"
 #include "Gl.h"

@@ -32,7 +32,9 @@
 #include "raycar/io/ObjModel.h"
 #include "raycar/io/VehicleLoader.h"
 #include "raycar/io/VehicleScript.h"
-// extras/: the chase camera, the kinematic bicycle, the single-track model
+// extras/: the chase camera, seed 002's fixed-step clock and interpolation, the kinematic
+// bicycle, the single-track model
 #include "raycar/extras/ChaseCamera.h"
+#include "raycar/extras/FixedStepClock.h"
 #include "raycar/extras/KinematicBicycle.h"
 #include "raycar/extras/SingleTrack.h"

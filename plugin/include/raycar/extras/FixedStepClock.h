@@ -10,12 +10,13 @@
 // stop, a window drag) slows the simulation down instead of making every later frame slower
 // still (the "spiral of death").
 //
-// Dependency-free on purpose: tests/test_fixed_step_clock.cpp checks it in every build.
+// Dependency-free on purpose (a game's render loop includes it alone): tests/test_fixed_step_clock.cpp
+// checks it in every build; the viewer draws with it.
 
 #include <algorithm>
 #include <cmath>
 
-namespace raycar::viewer {
+namespace raycar {
 
 inline double lerp(double from, double to, double alpha) { return from + (to - from) * alpha; }
 
@@ -59,4 +60,4 @@ class FixedStepClock {
   double accumulatorSeconds_ = 0;
 };
 
-}  // namespace raycar::viewer
+}  // namespace raycar
