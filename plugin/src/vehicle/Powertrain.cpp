@@ -93,7 +93,7 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
   }
 }
 
-void Powertrain::shiftAutomatically(btScalar roadRpm, bool stopped, btScalar throttle, btScalar dt) {
+void Powertrain::shiftAutomatically(btScalar roadRpm, bool standing, btScalar throttle, btScalar dt) {
   if (!gearbox_.automatic || state_.gear < kFirstGear) return;
   // How long the road speed has gained less than 1% under throttle in this gear. Lifting starts
   // the count over from the speed then: a car accelerating again after a lift, below the speed
@@ -125,7 +125,7 @@ void Powertrain::shiftAutomatically(btScalar roadRpm, bool stopped, btScalar thr
     // in between. First with the throttle closed is safe at any speed: below engine_minRPM the
     // clutch opens (turnEngine, followWheels).
     if (state_.gear > kFirstGear) shift(state_.gear - 1);
-    else if (throttle == 0 && stopped) shift(kNeutralGear);
+    else if (throttle == 0 && standing) shift(kNeutralGear);
   }
 }
 

@@ -157,8 +157,8 @@ class Powertrain {
   void engage(int gear);
   void selectGear(const PowertrainInput& input, btScalar& throttle, btScalar& pedalBrake);
   // roadRpm: the engine speed the road speed makes through this gear, negative rolling against
-  // it; stopped: see stopped().
-  void shiftAutomatically(btScalar roadRpm, bool stopped, btScalar throttle, btScalar dt);
+  // it; standing: stopped(), the car may change direction.
+  void shiftAutomatically(btScalar roadRpm, bool standing, btScalar throttle, btScalar dt);
   // Whether the driving wheels turn slower than gear_dir_switch_RPM, counted at the larger of
   // their spin and their road speed (locked wheels are not slow): the car may change direction.
   bool stopped(const PowertrainInput& input) const;
