@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "Finite.h"
+
 namespace raycar {
 namespace {
 // A frame longer than this many of cam_max_timestep's steps places the camera on its pivot:
 // the spring would have settled long before its end, and stepping through it had taken 12 s of
 // CPU for a 1e7 s frame (and a wrong answer past 2^31 steps).
 constexpr int kMostSteps = 1000;
-
-bool finite(const btVector3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
 }  // namespace
 
 void ChaseCamera::reset(const btVector3& pivot, const btVector3& pivotVelocity) {
@@ -23,8 +23,8 @@ void ChaseCamera::update(const btVector3& pivot, const btMatrix3x3& basis,
                          const btVector3& pivotVelocity, btScalar dt) {
   // A frame with no time, or with a value that is not a number, changes nothing: one NaN pivot
   // had made the camera NaN for good.
-  if (!(dt > 0) || !std::isfinite(dt) || !finite(pivot) || !finite(pivotVelocity) ||
-      !finite(basis[0]) || !finite(basis[1]) || !finite(basis[2]))
+  if (!(dt > 0) || !std::isfinite(dt) || !isFinite(pivot) || !isFinite(pivotVelocity) ||
+      !isFinite(basis[0]) || !isFinite(basis[1]) || !isFinite(basis[2]))
     return;
   if (!placed_) {  // never reset: the camera springs towards the pivot from where it is
     lastPivot_ = pivot;

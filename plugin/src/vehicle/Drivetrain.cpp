@@ -92,6 +92,11 @@ void Drivetrain::requestShifts(bool up, bool down) {
   shiftDownRequested_ = shiftDownRequested_ || down;
 }
 
+namespace {
+// +1 or -1: the sense a wheel's drive torque turns it, which traction control holds its slip in.
+btScalar driveDirection(const WheelState& state) { return state.driveTorque < 0 ? btScalar(-1) : btScalar(1); }
+}  // namespace
+
 btScalar Drivetrain::assistShortfall(const Wheel& wheel, btScalar slipRatio, btScalar direction) {
   // The target spin follows seed 004's slip ratio, s = (R w - Vx) / max(|Vx|, eps_s).
   const WheelSettings& settings = wheel.settings;
@@ -251,7 +256,7 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
     for (size_t i = 0; i < drivingWheels_.size(); ++i) {
       const Wheel& wheel = wheels[size_t(drivingWheels_[i])];
       if (!wheel.state.inContact || wheel.state.driveTorque == 0) continue;
-      const btScalar drive = wheel.state.driveTorque < 0 ? btScalar(-1) : btScalar(1);
+      const btScalar drive = driveDirection(wheel.state);
       meanShortfall += drivingShares_[i] * assistShortfall(wheel, assists.tractionTargetSlip, drive);
     }
     engineFeedbackPerShare = output.reflectedInertia * meanShortfall / assistResponseTime(dt);
@@ -279,7 +284,7 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
       // on a hill start, driven forwards, needs its wheel ahead of the ground forwards. Taken
       // from the travel, the target had asked for spin backwards, and capped a sedan's drive on
       // a 15% grade to a fifth of what holds it there: it rolled back in first at full throttle.
-      const btScalar drive = state.driveTorque < 0 ? btScalar(-1) : btScalar(1);
+      const btScalar drive = driveDirection(state);
       const int index = int(&wheel - wheels.begin());
       const auto driving = std::find(drivingWheels_.begin(), drivingWheels_.end(), index);
       const btScalar engineFeedback =
