@@ -296,8 +296,10 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
   for (int c = 0; c < fleet.count(); ++c) {
     const btVector3 position = fleet.chassis(c).getCenterOfMassPosition();
     heightSum += position.y() - HillTerrain::height(position.x(), position.z());
-    onTerrain += std::fabs(position.x()) < kTerrainSize / 2 && std::fabs(position.z()) < kTerrainSize / 2 &&
-                 position.y() > HillTerrain::height(position.x(), position.z()) - 1;
+    const bool on = std::fabs(position.x()) < kTerrainSize / 2 && std::fabs(position.z()) < kTerrainSize / 2 &&
+                    position.y() > HillTerrain::height(position.x(), position.z()) - 1;
+    if (!on) print("car %d left the terrain: at x %.1f, z %.1f m\n", c, position.x(), position.z());
+    onTerrain += on;
   }
   // Chassis boxes touching the terrain (Bullet's contact points), which both kinds should avoid
   // on their suspension: the narrow phase's cost depends on it.
