@@ -417,3 +417,101 @@ TEST_CASE("the branch-free leaf test answers as Bullet's testQuantizedAabbAgains
     }
   }
 }
+
+// A VehicleGroup gathers the objects near a run of its cars in one walk of the broadphase
+// (NearbyObjectsBatch); each car must get what its own walk (NearbyObjects::gather) gives: the
+// same objects in the same order, and no answer where its own walk has none (a crowd beyond the
+// capacity). Boxes of every size over a world of scattered, clustered, static, dynamic and
+// filtered objects, each box leaving out one object as a car leaves out its chassis.
+TEST_CASE("a batch of boxes gathers what each box's own walk of the broadphase gathers, in order") {
+  TestWorld world;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<btScalar> across(-60, 60), size(0.2f, 3);
+  std::vector<btRigidBody*> objects;
+  objects.push_back(world.addHillMesh(150, 5, btTransform::getIdentity(), 1));
+  for (int i = 0; i < 400; ++i) {
+    // Every fifth object in a tight cluster, so that some boxes meet more than the capacity.
+    const bool clustered = i % 5 == 0;
+    const btVector3 at = clustered ? btVector3(across(random) * 0.02f, 1, across(random) * 0.02f)
+                                   : btVector3(across(random), across(random) * 0.05f, across(random));
+    btRigidBody* box = world.addBox(i % 3 == 0 ? 0 : 10, btVector3(size(random), size(random), size(random)),
+                                    btTransform(btQuaternion::getIdentity(), at), 1);
+    if (i % 7 == 0) box->setCollisionFlags(box->getCollisionFlags() | btCollisionObject::CF_NO_CONTACT_RESPONSE);
+    objects.push_back(box);
+  }
+  world.step(1 / 60.f);  // the broadphase's trees as a running world has them
+
+  constexpr int kCapacity = 32;
+  for (const int batchSize : {1, 7, 32}) {
+    CAPTURE(batchSize);
+    NearbyObjectsBatch batch(batchSize, kCapacity);
+    int crowded = 0, compared = 0;
+    for (int round = 0; round < 12; ++round) {
+      batch.clear();
+      std::vector<std::pair<btVector3, btVector3>> boxes;
+      std::vector<const btCollisionObject*> ignored;
+      while (!batch.full()) {
+        // By turns: on the cluster (a crowd), wide, and small anywhere.
+        const int kind = int(boxes.size() + size_t(round)) % 3;
+        const btVector3 centre = kind == 0 ? btVector3(0, 1, 0)
+                                           : btVector3(across(random), across(random) * 0.05f, across(random));
+        const btScalar half = kind == 0 ? 3 : kind == 1 ? 15 : size(random);
+        const btVector3 boxMin = centre - btVector3(half, 2, half), boxMax = centre + btVector3(half, 2, half);
+        boxes.emplace_back(boxMin, boxMax);
+        ignored.push_back(objects[size_t(random() % objects.size())]);
+        batch.add(boxMin, boxMax, ignored.back());
+      }
+      REQUIRE(batch.gather(world.world(), WheelRayCallback(btVector3(0, 0, 0), btVector3(0, 0, 0), nullptr)));
+      for (size_t b = 0; b < boxes.size(); ++b) {
+        NearbyObjects own(kCapacity);
+        const bool ownAnswered = own.gather(world.world(), boxes[b].first, boxes[b].second,
+                                            WheelRayCallback(boxes[b].first, boxes[b].second, ignored[b]));
+        const NearbyObject* first = nullptr;
+        size_t count = 0;
+        const bool batchAnswered = batch.objects(int(b), first, count);
+        REQUIRE(batchAnswered == ownAnswered);
+        crowded += !ownAnswered;
+        if (!ownAnswered) continue;
+        REQUIRE(count == own.objects().size());
+        for (size_t k = 0; k < count; ++k) {
+          CHECK(first[k].object == own.objects()[k].object);
+          CHECK(first[k].leaf == own.objects()[k].leaf);
+        }
+        compared += int(count);
+      }
+    }
+    // The cases the comparison is about happened: crowds past the capacity, and many objects.
+    CHECK(crowded > 0);
+    CHECK(compared > 20 * batchSize);
+  }
+}
+
+TEST_CASE("a car takes its batched nearby objects only for the very box and chassis they were gathered for") {
+  TestWorld world;
+  btRigidBody* ground = world.addHillMesh(40, 2, btTransform::getIdentity(), 1);
+  btRigidBody* chassis = world.addBox(100, btVector3(1, 0.3f, 2), btTransform(btQuaternion::getIdentity(), btVector3(0, 2, 0)), 1);
+  btRigidBody* other = world.addBox(100, btVector3(1, 0.3f, 2), btTransform(btQuaternion::getIdentity(), btVector3(0, 2, 5)), 1);
+  world.step(1 / 60.f);
+  const btVector3 boxMin(-1, -1, -3), boxMax(1, 3, 3);
+  NearbyGroundBatch batch;
+  batch.clear();
+  const int slot = batch.add(*chassis, boxMin, boxMax);
+  batch.gather(world.world());
+  NearbyObjects taken(32);
+  bool answered = false;
+  // Its own box and chassis: the ground and the other car, not itself.
+  REQUIRE(batch.answer(slot, *chassis, boxMin, boxMax, taken, answered));
+  CHECK(answered);
+  std::vector<const btCollisionObject*> found;
+  for (const NearbyObject& object : taken.objects()) found.push_back(object.object);
+  CHECK(std::count(found.begin(), found.end(), ground) == 1);
+  CHECK(std::count(found.begin(), found.end(), other) == 1);
+  CHECK(std::count(found.begin(), found.end(), chassis) == 0);
+  // A box one ulp off, another chassis, or no slot: the car walks on its own.
+  CHECK_FALSE(batch.answer(slot, *chassis, boxMin, btVector3(1, 3, std::nextafter(3.f, 4.f)), taken, answered));
+  CHECK_FALSE(batch.answer(slot, *other, boxMin, boxMax, taken, answered));
+  CHECK_FALSE(batch.answer(-1, *chassis, boxMin, boxMax, taken, answered));
+  // A batch cleared since is no answer.
+  batch.clear();
+  CHECK_FALSE(batch.answer(slot, *chassis, boxMin, boxMax, taken, answered));
+}

@@ -10,6 +10,9 @@ namespace {
 
 // Objects near one car: the ground, a few boxes, a neighbour; more and the car casts full rays.
 constexpr int kNearbyCapacity = 32;
+// Vehicles gathered together by one thread (NearbyGroundBatch): a run of a group's cars, which
+// lie one after another in the group's order.
+constexpr int kNearbyBatchSize = 32;
 // The box around the rays is grown by this much (m), so that rounding in Bullet's ray-volume test
 // cannot accept a leaf the gather left out.
 constexpr btScalar kBroadphaseSlack = 0.01f;
@@ -56,8 +59,13 @@ bool queryIsThreadSafe(const btCollisionShape& shape, int depth) {
 NearbyGround::NearbyGround() : nearby_(kNearbyCapacity) {}
 
 bool NearbyGround::gather(const btCollisionWorld& world, const btCollisionObject& chassis,
-                          const btVector3& boxMin, const btVector3& boxMax) {
+                          const btVector3& boxMin, const btVector3& boxMax,
+                          NearbyBatchSlot batched) {
   chassis_ = &chassis;
+  bool answered = false;
+  if (batched.batch != nullptr &&
+      batched.batch->answer(batched.slot, chassis, boxMin, boxMax, nearby_, answered))
+    return answered;
   const btVector3 slack(kBroadphaseSlack, kBroadphaseSlack, kBroadphaseSlack);
   const WheelRayCallback filter(boxMin, boxMax, &chassis);  // its filter only
   return nearby_.gather(world, boxMin - slack, boxMax + slack, filter);
@@ -66,6 +74,52 @@ bool NearbyGround::gather(const btCollisionWorld& world, const btCollisionObject
 NearbyGround& NearbyGround::forThisThread() {
   thread_local NearbyGround nearby;
   return nearby;
+}
+
+NearbyGroundBatch::NearbyGroundBatch() : batch_(kNearbyBatchSize, kNearbyCapacity) {
+  entries_.resize(kNearbyBatchSize);
+}
+
+NearbyGroundBatch& NearbyGroundBatch::forThisThread() {
+  thread_local NearbyGroundBatch batch;
+  return batch;
+}
+
+void NearbyGroundBatch::clear() {
+  batch_.clear();
+  gathered_ = false;
+}
+
+int NearbyGroundBatch::add(const btCollisionObject& chassis, const btVector3& boxMin,
+                           const btVector3& boxMax) {
+  const btVector3 slack(kBroadphaseSlack, kBroadphaseSlack, kBroadphaseSlack);
+  const int slot = batch_.add(boxMin - slack, boxMax + slack, &chassis);
+  entries_[size_t(slot)] = {&chassis, boxMin, boxMax};
+  return slot;
+}
+
+void NearbyGroundBatch::gather(const btCollisionWorld& world) {
+  // The filter as NearbyGround::gather's, less its own chassis, which the batch leaves out per box.
+  const WheelRayCallback filter(btVector3(0, 0, 0), btVector3(0, 0, 0), nullptr);
+  gathered_ = batch_.gather(world, filter);
+}
+
+bool NearbyGroundBatch::answer(int slot, const btCollisionObject& chassis, const btVector3& boxMin,
+                               const btVector3& boxMax, NearbyObjects& nearby,
+                               bool& answered) const {
+  if (!gathered_ || slot < 0) return false;
+  const Entry& entry = entries_[size_t(slot)];
+  // Bit for bit the box gathered (a NaN never matches, and walks alone as before).
+  auto same = [](const btVector3& a, const btVector3& b) {
+    return a.x() == b.x() && a.y() == b.y() && a.z() == b.z();
+  };
+  if (entry.chassis != &chassis || !same(entry.boxMin, boxMin) || !same(entry.boxMax, boxMax))
+    return false;
+  const NearbyObject* first = nullptr;
+  size_t count = 0;
+  answered = batch_.objects(slot, first, count);
+  if (answered) nearby.assign(first, count);
+  return true;
 }
 
 WheelRayHit GroundQuery::castInWorld(btCollisionWorld& world, const GroundSweep& sweep,

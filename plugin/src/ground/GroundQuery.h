@@ -36,6 +36,13 @@
 
 namespace raycar {
 
+class NearbyGroundBatch;
+// A vehicle's place in the NearbyGroundBatch that gathered its nearby objects (none: null).
+struct NearbyBatchSlot {
+  const NearbyGroundBatch* batch = nullptr;
+  int slot = -1;
+};
+
 // The objects near one vehicle this step, which its wheels' nearby casts choose from.
 class NearbyGround {
  public:
@@ -46,14 +53,44 @@ class NearbyGround {
   // Gathers the objects whose broadphase leaves overlap [boxMin, boxMax], a box around all the
   // vehicle's wheel sweeps. False when only the world's queries can answer this step (a
   // broadphase other than btDbvtBroadphase, or a crowd of objects around the car).
+  // With a batch that gathered this very box for this chassis, its answer is taken instead of
+  // walking (the same objects in the same order).
   bool gather(const btCollisionWorld& world, const btCollisionObject& chassis,
-              const btVector3& boxMin, const btVector3& boxMax);
+              const btVector3& boxMin, const btVector3& boxMax, NearbyBatchSlot batched = {});
   const std::vector<NearbyObject>& objects() const { return nearby_.objects(); }
   const btCollisionObject* chassis() const { return chassis_; }
 
  private:
   NearbyObjects nearby_;
   const btCollisionObject* chassis_ = nullptr;
+};
+
+// The objects near each of a run of vehicles, gathered in one walk of the broadphase
+// (NearbyObjectsBatch) by the thread that steps them (VehicleGroup), before their steps begin.
+class NearbyGroundBatch {
+ public:
+  NearbyGroundBatch();
+  static NearbyGroundBatch& forThisThread();  // allocates once, the first time
+  void clear();
+  bool full() const { return batch_.full(); }
+  // Adds a vehicle's box around its wheels' sweeps, as its NearbyGround::gather will be given
+  // it; returns its slot.
+  int add(const btCollisionObject& chassis, const btVector3& boxMin, const btVector3& boxMax);
+  void gather(const btCollisionWorld& world);
+  // True when `slot` was gathered for this chassis and exactly this box: then `answered` is
+  // what NearbyGround::gather would return, and `nearby` holds its objects.
+  bool answer(int slot, const btCollisionObject& chassis, const btVector3& boxMin,
+              const btVector3& boxMax, NearbyObjects& nearby, bool& answered) const;
+
+ private:
+  struct Entry {
+    const btCollisionObject* chassis;
+    btVector3 boxMin;
+    btVector3 boxMax;
+  };
+  NearbyObjectsBatch batch_;
+  std::vector<Entry> entries_;
+  bool gathered_ = false;  // since the last clear()
 };
 
 // One wheel's sweep this step (world).

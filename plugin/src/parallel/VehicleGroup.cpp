@@ -44,6 +44,7 @@ RaycastVehicle& VehicleGroup::addVehicle(btRigidBody& chassis,
   vehicles_.push_back(std::make_unique<RaycastVehicle>(chassis, std::move(settings), *wheelMemory_));
   runtimes_.push_back(&vehicles_.back()->runtime());
   resumeAt_.push_back(StepStage::Done);
+  nearbySlot_.push_back(-1);
   return *vehicles_.back();
 }
 
@@ -59,6 +60,7 @@ void VehicleGroup::reserve(const VehicleSettings& settings, int count) {
   vehicles_.reserve(total);
   runtimes_.reserve(total);
   resumeAt_.reserve(total);
+  nearbySlot_.reserve(total);
 }
 
 RaycastVehicle& VehicleGroup::vehicle(int index) {
@@ -100,6 +102,7 @@ bool VehicleGroup::removeAny(RaycastVehicle& vehicle) {
   runtimes_.erase(runtimes_.begin() + (found - vehicles_.begin()));
   vehicles_.erase(found);
   resumeAt_.pop_back();
+  nearbySlot_.pop_back();
   return true;
 }
 
@@ -117,18 +120,39 @@ VehicleGroup::ParallelFor VehicleGroup::bulletParallelFor(btITaskScheduler& sche
 }
 
 void VehicleGroup::stepIndependent(int begin, int end) {
-  const StepContext context{world_, dt_, false, false};
-  for (int i = begin; i < end; ++i) {
-    // The cars ahead are asked for in stages while this one works, so that their memory round
-    // trips overlap this car's work instead of following it (VehicleRuntime::prefetchArrays).
-    if (i + 3 < end) prefetchObject(*runtimes_[size_t(i) + 3]);
-    if (i + 2 < end) runtimes_[size_t(i) + 2]->prefetchArrays();
-    VehicleRuntime& vehicle = *runtimes_[size_t(i)];
-    if (i == begin)
-      vehicle.prefetchStepStart();  // nothing asked for it ahead
-    else
-      vehicle.prefetchCaches();
-    resumeAt_[size_t(i)] = runStages(vehicle, StepStage::Begin, context);
+  StepContext context{world_, dt_, false, false, {}};
+  NearbyGroundBatch& batch = NearbyGroundBatch::forThisThread();
+  context.nearby.batch = &batch;
+  for (int runBegin = begin; runBegin < end;) {
+    // The objects near each of the next cars, in one walk of the broadphase for all of them
+    // (NearbyObjectsBatch): neighbours in the group's order share most of their walks. A car
+    // that sleeps or moved since walks on its own (queryNearbyGround compares the boxes).
+    batch.clear();
+    int runEnd = runBegin;
+    for (; runEnd < end && !batch.full(); ++runEnd) {
+      if (runEnd + 3 < end) prefetchObject(*runtimes_[size_t(runEnd) + 3]);
+      if (runEnd + 2 < end) runtimes_[size_t(runEnd) + 2]->prefetchArrays();
+      const VehicleRuntime& vehicle = *runtimes_[size_t(runEnd)];
+      btVector3 boxMin, boxMax;
+      nearbySlot_[size_t(runEnd)] = vehicle.chassis->isActive() && vehicle.nearbyBox(boxMin, boxMax)
+                                        ? batch.add(*vehicle.chassis, boxMin, boxMax)
+                                        : -1;
+    }
+    batch.gather(*world_);
+    for (int i = runBegin; i < runEnd; ++i) {
+      // The cars ahead are asked for in stages while this one works, so that their memory round
+      // trips overlap this car's work instead of following it (VehicleRuntime::prefetchArrays).
+      if (i + 3 < end) prefetchObject(*runtimes_[size_t(i) + 3]);
+      if (i + 2 < end) runtimes_[size_t(i) + 2]->prefetchArrays();
+      VehicleRuntime& vehicle = *runtimes_[size_t(i)];
+      if (i == begin)
+        vehicle.prefetchStepStart();  // nothing asked for it ahead
+      else
+        vehicle.prefetchCaches();
+      context.nearby.slot = nearbySlot_[size_t(i)];
+      resumeAt_[size_t(i)] = runStages(vehicle, StepStage::Begin, context);
+    }
+    runBegin = runEnd;
   }
 }
 
@@ -153,13 +177,13 @@ void VehicleGroup::updateAction(btCollisionWorld* world, btScalar dt) {
     task(this, 0, count);
   // 2. This thread, in order: the world's queries for the rest, and those of them on static
   //    ground.
-  const StepContext mainThread{world, dt, true, false};
+  const StepContext mainThread{world, dt, true, false, {}};
   for (int i = 0; i < count; ++i) {
     StepStage& stage = resumeAt_[size_t(i)];
     if (stage == StepStage::QueryWorld) stage = runStages(*runtimes_[size_t(i)], stage, mainThread);
   }
   // 3. This thread, in order: cars on dynamic bodies, whose solve pushes those bodies too.
-  const StepContext pushing{world, dt, true, true};
+  const StepContext pushing{world, dt, true, true, {}};
   for (int i = 0; i < count; ++i) {
     StepStage& stage = resumeAt_[size_t(i)];
     if (stage != StepStage::Done) stage = runStages(*runtimes_[size_t(i)], stage, pushing);

@@ -30,7 +30,7 @@ RaycastVehicle::~RaycastVehicle() = default;
 
 void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
   runtime_->prefetchStepStart();
-  runStages(*runtime_, StepStage::Begin, StepContext{world, dt, true, true});
+  runStages(*runtime_, StepStage::Begin, StepContext{world, dt, true, true, {}});
 }
 
 // ---------------------------------------------------------------------------------------------

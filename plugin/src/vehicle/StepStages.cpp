@@ -28,7 +28,7 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
       vehicle.shapeInput(dt);
       [[fallthrough]];
     case StepStage::QueryNearby:
-      vehicle.queryNearbyGround(*context.world, !context.mainThread);
+      vehicle.queryNearbyGround(*context.world, !context.mainThread, context.nearby);
       [[fallthrough]];
     case StepStage::QueryWorld:
       if (vehicle.groundPending()) {

@@ -31,6 +31,7 @@ struct StepContext {
   btScalar dt = 0;                       // s
   bool mainThread = true;                // may run the world's own queries (QueryWorld)
   bool mayTouchDynamicBodies = true;     // may read and push dynamic bodies under the wheels
+  NearbyBatchSlot nearby;                // the car's objects gathered with others', if any
 };
 
 // Runs `vehicle`'s stages from `next` on. Stops before a stage the caller may not run - QueryWorld

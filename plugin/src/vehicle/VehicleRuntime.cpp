@@ -218,7 +218,37 @@ void VehicleRuntime::shapeInput(btScalar dt) {
   steering.update(input.steer, input.pedal, forwardSpeed(), dt, wheels);
 }
 
-void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMainThread) {
+namespace {
+// A wheel's sweep from its suspension top, and the box around all of a car's sweeps grown to
+// hold it: one definition for queryNearbyGround and nearbyBox, whose boxes must agree to the bit.
+// Returns the wheel's query's reach (m, 0 for a ray).
+inline btScalar sweepWheel(const btTransform& transform, const btVector3& down, const Wheel& wheel,
+                           bool firstWheel, GroundSweep& sweep, btVector3& boxMin, btVector3& boxMax) {
+  sweep.from = transform * wheel.settings.attachmentPoint;
+  sweep.to = sweep.from + down * wheel.sweepLength;
+  const btScalar reach = wheel.ground().reach();  // 0 for a ray
+  const btVector3 pad(reach, reach, reach);
+  if (firstWheel) boxMin = boxMax = sweep.from;
+  setMinPerAxis(boxMin, sweep.from - pad);
+  setMinPerAxis(boxMin, sweep.to - pad);
+  setMaxPerAxis(boxMax, sweep.from + pad);
+  setMaxPerAxis(boxMax, sweep.to + pad);
+  return reach;
+}
+}  // namespace
+
+bool VehicleRuntime::nearbyBox(btVector3& boxMin, btVector3& boxMax) const {
+  if (!usesNearbyGround || wheels.empty()) return false;
+  const btTransform& transform = chassis->getWorldTransform();
+  const btVector3 down = -(transform.getBasis() * settings.axes.up);
+  GroundSweep sweep;
+  for (size_t i = 0; i < wheels.size(); ++i)
+    sweepWheel(transform, down, wheels[i], i == 0, sweep, boxMin, boxMax);
+  return true;
+}
+
+void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMainThread,
+                                       NearbyBatchSlot batched) {
   const btTransform& transform = chassis->getWorldTransform();
   const btVector3 down = -(transform.getBasis() * settings.axes.up);
   const btVector3 forward = transform.getBasis() * settings.axes.forward;
@@ -227,16 +257,8 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
   for (size_t i = 0; i < wheels.size(); ++i) {
     Wheel& wheel = wheels[i];
     GroundSweep& sweep = wheel.sweep;
-    sweep.from = transform * wheel.settings.attachmentPoint;
-    sweep.to = sweep.from + down * wheel.sweepLength;
+    const btScalar reach = sweepWheel(transform, down, wheel, i == 0, sweep, boxMin, boxMax);
     wheel.groundPending = true;
-    const btScalar reach = wheel.ground().reach();  // 0 for a ray
-    const btVector3 pad(reach, reach, reach);
-    if (i == 0) boxMin = boxMax = sweep.from;
-    setMinPerAxis(boxMin, sweep.from - pad);
-    setMinPerAxis(boxMin, sweep.to - pad);
-    setMaxPerAxis(boxMax, sweep.from + pad);
-    setMaxPerAxis(boxMax, sweep.to + pad);
     if (reach > 0) {  // a shape: it turns with the steering (a left turn swings right forward)
       wheel.updateSteerTrig();
       sweep.axle = right * wheel.steerCos + forward * wheel.steerSin;
@@ -244,7 +266,7 @@ void VehicleRuntime::queryNearbyGround(const btCollisionWorld& world, bool offMa
   }
   if (!usesNearbyGround || wheels.empty()) return;
   NearbyGround& nearby = NearbyGround::forThisThread();
-  if (!nearby.gather(world, *chassis, boxMin, boxMax)) return;
+  if (!nearby.gather(world, *chassis, boxMin, boxMax, batched)) return;
   const btVector3 centerOfMass = chassis->getCenterOfMassPosition();
   const btScalar lookahead = settings.wheelQuery.lookahead;
   for (Wheel& wheel : wheels) {

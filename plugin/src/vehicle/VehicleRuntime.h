@@ -53,7 +53,13 @@ class VehicleRuntime {
   void shapeInput(btScalar dt);
   // The ground queries that can answer from the objects near the car (any thread); the wheels
   // they cannot answer are left pending for queryWorldGround (main thread).
-  void queryNearbyGround(const btCollisionWorld& world, bool offMainThread);
+  // `batched`: where a VehicleGroup gathered this car's nearby objects with its neighbours'
+  // before the step (nearbyBox); the car gathers them itself when the box differs or there is none.
+  void queryNearbyGround(const btCollisionWorld& world, bool offMainThread,
+                         NearbyBatchSlot batched = {});
+  // The box around the wheels' sweeps this step's queryNearbyGround will gather in, from the
+  // chassis' pose now; false when the car gathers nothing (no wheel's query uses nearby ground).
+  bool nearbyBox(btVector3& boxMin, btVector3& boxMax) const;
   bool groundPending() const;
   void queryWorldGround(btCollisionWorld& world);
   void applyGroundHits();

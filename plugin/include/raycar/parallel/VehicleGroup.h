@@ -128,6 +128,7 @@ class VehicleGroup : public btActionInterface {
   std::vector<std::unique_ptr<RaycastVehicle>> vehicles_;
   std::vector<VehicleRuntime*> runtimes_;  // vehicles_[i]'s step state
   std::vector<StepStage> resumeAt_;        // per vehicle, this step: where phase 1 stopped
+  std::vector<int> nearbySlot_;  // per vehicle, this step: its slot in its thread's NearbyGroundBatch, or -1
   std::vector<const RaycastVehicle*> spawned_;  // the vehicles SpawnedVehicles own
   int minimumVehiclesPerThread_;
   std::unique_ptr<WorkerPool> pool_;
