@@ -76,45 +76,31 @@ NearbyGround& NearbyGround::forThisThread() {
   return nearby;
 }
 
-NearbyGroundBatch::NearbyGroundBatch() : batch_(kNearbyBatchSize, kNearbyCapacity) {
-  entries_.resize(kNearbyBatchSize);
-}
+NearbyGroundBatch::NearbyGroundBatch() : batch_(kNearbyBatchSize, kNearbyCapacity) {}
 
 NearbyGroundBatch& NearbyGroundBatch::forThisThread() {
   thread_local NearbyGroundBatch batch;
   return batch;
 }
 
-void NearbyGroundBatch::clear() {
-  batch_.clear();
-  gathered_ = false;
-}
-
 int NearbyGroundBatch::add(const btCollisionObject& chassis, const btVector3& boxMin,
                            const btVector3& boxMax) {
   const btVector3 slack(kBroadphaseSlack, kBroadphaseSlack, kBroadphaseSlack);
-  const int slot = batch_.add(boxMin - slack, boxMax + slack, &chassis);
-  entries_[size_t(slot)] = {&chassis, boxMin, boxMax};
-  return slot;
+  return batch_.add(boxMin - slack, boxMax + slack, &chassis);
 }
 
 void NearbyGroundBatch::gather(const btCollisionWorld& world) {
   // The filter as NearbyGround::gather's, less its own chassis, which the batch leaves out per box.
   const WheelRayCallback filter(btVector3(0, 0, 0), btVector3(0, 0, 0), nullptr);
-  gathered_ = batch_.gather(world, filter);
+  batch_.gather(world, filter);
 }
 
 bool NearbyGroundBatch::answer(int slot, const btCollisionObject& chassis, const btVector3& boxMin,
                                const btVector3& boxMax, NearbyObjects& nearby,
                                bool& answered) const {
-  if (!gathered_ || slot < 0) return false;
-  const Entry& entry = entries_[size_t(slot)];
-  // Bit for bit the box gathered (a NaN never matches, and walks alone as before).
-  auto same = [](const btVector3& a, const btVector3& b) {
-    return a.x() == b.x() && a.y() == b.y() && a.z() == b.z();
-  };
-  if (entry.chassis != &chassis || !same(entry.boxMin, boxMin) || !same(entry.boxMax, boxMax))
-    return false;
+  // The walk's own box, grown as gather() grows it: what the walk's answer depends on.
+  const btVector3 slack(kBroadphaseSlack, kBroadphaseSlack, kBroadphaseSlack);
+  if (!batch_.holds(slot, boxMin - slack, boxMax + slack, &chassis)) return false;
   const NearbyObject* first = nullptr;
   size_t count = 0;
   answered = batch_.objects(slot, first, count);

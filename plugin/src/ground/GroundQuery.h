@@ -71,7 +71,7 @@ class NearbyGroundBatch {
  public:
   NearbyGroundBatch();
   static NearbyGroundBatch& forThisThread();  // allocates once, the first time
-  void clear();
+  void clear() { batch_.clear(); }
   bool full() const { return batch_.full(); }
   // Adds a vehicle's box around its wheels' sweeps, as its NearbyGround::gather will be given
   // it; returns its slot.
@@ -83,14 +83,7 @@ class NearbyGroundBatch {
               const btVector3& boxMax, NearbyObjects& nearby, bool& answered) const;
 
  private:
-  struct Entry {
-    const btCollisionObject* chassis;
-    btVector3 boxMin;
-    btVector3 boxMax;
-  };
   NearbyObjectsBatch batch_;
-  std::vector<Entry> entries_;
-  bool gathered_ = false;  // since the last clear()
 };
 
 // One wheel's sweep this step (world).

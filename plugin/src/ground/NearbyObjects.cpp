@@ -92,6 +92,7 @@ bool NearbyObjectsBatch::gather(const btCollisionWorld& world,
   auto* broadphase = dynamic_cast<const btDbvtBroadphase*>(
       const_cast<btCollisionWorld&>(world).getBroadphase());
   if (broadphase == nullptr) return false;
+  gathered_ = false;
   for (int box = 0; box < boxCount_; ++box) counts_[size_t(box)] = 0;
   int* const indices = boxIndices_.data();
   for (const btDbvt& tree : broadphase->m_sets) {
@@ -145,7 +146,18 @@ bool NearbyObjectsBatch::gather(const btCollisionWorld& world,
       }
     }
   }
+  gathered_ = true;
   return true;
+}
+
+bool NearbyObjectsBatch::holds(int slot, const btVector3& boxMin, const btVector3& boxMax,
+                               const btCollisionObject* ignored) const {
+  if (!gathered_ || slot < 0 || slot >= boxCount_ || ignored_[size_t(slot)] != ignored) return false;
+  const btDbvtVolume& box = boxes_[size_t(slot)];
+  auto same = [](const btVector3& a, const btVector3& b) {
+    return a.x() == b.x() && a.y() == b.y() && a.z() == b.z();
+  };
+  return same(box.Mins(), boxMin) && same(box.Maxs(), boxMax);
 }
 
 bool NearbyObjectsBatch::objects(int slot, const NearbyObject*& first, size_t& count) const {

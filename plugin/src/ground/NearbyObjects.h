@@ -52,7 +52,10 @@ class NearbyObjectsBatch {
   // Room for `boxes` boxes of at most `capacity` objects each; allocates only here.
   NearbyObjectsBatch(int boxes, int capacity);
 
-  void clear() { boxCount_ = 0; }
+  void clear() {
+    boxCount_ = 0;
+    gathered_ = false;
+  }
   bool full() const { return boxCount_ == maximumBoxes_; }
   // Adds a box whose objects leave out `ignored` (a vehicle's own chassis), before the filter is
   // asked; returns its slot. Not when full().
@@ -62,8 +65,12 @@ class NearbyObjectsBatch {
   // when nothing was gathered: the broadphase is not a btDbvtBroadphase, or its trees are deeper
   // than the walk's stack; each box's own walk (NearbyObjects::gather) then answers for it.
   bool gather(const btCollisionWorld& world, const btCollisionWorld::RayResultCallback& filter);
-  // After a gather that returned true: `slot`'s objects, or false when more objects than the
-  // capacity overlap its box (NearbyObjects::gather would have returned false).
+  // Whether a gather since the last clear() answered `slot` for exactly this box (bit for bit:
+  // a NaN never matches) and this `ignored`.
+  bool holds(int slot, const btVector3& boxMin, const btVector3& boxMax,
+             const btCollisionObject* ignored) const;
+  // After a gather that holds `slot`: its objects, or false when more objects than the capacity
+  // overlap its box (NearbyObjects::gather would have returned false).
   bool objects(int slot, const NearbyObject*& first, size_t& count) const;
 
  private:
@@ -75,6 +82,7 @@ class NearbyObjectsBatch {
   int maximumBoxes_;
   int capacity_;
   int boxCount_ = 0;
+  bool gathered_ = false;  // the boxes added since clear() were walked
   std::vector<btDbvtVolume> boxes_;
   std::vector<const btCollisionObject*> ignored_;
   std::vector<int> counts_;  // per box: objects found, capacity_ + 1 once more would not fit

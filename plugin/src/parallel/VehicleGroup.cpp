@@ -120,6 +120,12 @@ VehicleGroup::ParallelFor VehicleGroup::bulletParallelFor(btITaskScheduler& sche
 }
 
 void VehicleGroup::stepIndependent(int begin, int end) {
+  // The cars ahead are asked for in stages while this one is worked on, so that their memory
+  // round trips overlap this car's work instead of following it (VehicleRuntime::prefetchArrays).
+  auto prefetchAhead = [this, end](int i) {
+    if (i + 3 < end) prefetchObject(*runtimes_[size_t(i) + 3]);
+    if (i + 2 < end) runtimes_[size_t(i) + 2]->prefetchArrays();
+  };
   StepContext context{world_, dt_, false, false, {}};
   NearbyGroundBatch& batch = NearbyGroundBatch::forThisThread();
   context.nearby.batch = &batch;
@@ -130,8 +136,7 @@ void VehicleGroup::stepIndependent(int begin, int end) {
     batch.clear();
     int runEnd = runBegin;
     for (; runEnd < end && !batch.full(); ++runEnd) {
-      if (runEnd + 3 < end) prefetchObject(*runtimes_[size_t(runEnd) + 3]);
-      if (runEnd + 2 < end) runtimes_[size_t(runEnd) + 2]->prefetchArrays();
+      prefetchAhead(runEnd);
       const VehicleRuntime& vehicle = *runtimes_[size_t(runEnd)];
       btVector3 boxMin, boxMax;
       nearbySlot_[size_t(runEnd)] = vehicle.chassis->isActive() && vehicle.nearbyBox(boxMin, boxMax)
@@ -140,10 +145,7 @@ void VehicleGroup::stepIndependent(int begin, int end) {
     }
     batch.gather(*world_);
     for (int i = runBegin; i < runEnd; ++i) {
-      // The cars ahead are asked for in stages while this one works, so that their memory round
-      // trips overlap this car's work instead of following it (VehicleRuntime::prefetchArrays).
-      if (i + 3 < end) prefetchObject(*runtimes_[size_t(i) + 3]);
-      if (i + 2 < end) runtimes_[size_t(i) + 2]->prefetchArrays();
+      prefetchAhead(i);
       VehicleRuntime& vehicle = *runtimes_[size_t(i)];
       if (i == begin)
         vehicle.prefetchStepStart();  // nothing asked for it ahead

@@ -23,8 +23,12 @@ btScalar Powertrain::totalRatio() const {
   return gearbox_.gears[state_.gear] * gearbox_.finalDrive;
 }
 
+btScalar Powertrain::signedRpmThroughGear(btScalar wheelSpin) const {
+  return wheelSpin * totalRatio() * kRadiansPerSecondToRpm;
+}
+
 btScalar Powertrain::rpmThroughGear(btScalar wheelSpin) const {
-  return std::fabs(wheelSpin * totalRatio()) * kRadiansPerSecondToRpm;
+  return std::fabs(signedRpmThroughGear(wheelSpin));
 }
 
 void Powertrain::engage(int gear) {
@@ -355,7 +359,7 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   // Signed: a car rolling backwards in a forward gear (a failed hill start) turns the engine
   // backwards through it, never fast enough to shift up (a truck rolling back down a 10% grade
   // had shifted 1 -> 5 by -14.7 m/s).
-  const btScalar roadRpm = input.roadWheelSpin * totalRatio() * kRadiansPerSecondToRpm;
+  const btScalar roadRpm = signedRpmThroughGear(input.roadWheelSpin);
   shiftAutomatically(roadRpm, stopped(input), throttle, dt);
   if (engine_.inertia > 0) {
     turnEngine(input, throttle, dt, output);

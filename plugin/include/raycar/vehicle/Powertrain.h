@@ -152,6 +152,8 @@ class Powertrain {
   btScalar totalRatio() const;
   // The engine speed (rev/min) a wheel spin (rad/s, either sign) makes through the present gear.
   btScalar rpmThroughGear(btScalar wheelSpin) const;
+  // The same with the spin's sign: < 0 while the wheels turn against the gear (rolling back).
+  btScalar signedRpmThroughGear(btScalar wheelSpin) const;
 
  private:
   void engage(int gear);
