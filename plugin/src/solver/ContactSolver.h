@@ -16,7 +16,10 @@
 //                 block solve matters: a wheel is ~50x lighter than its share of the chassis, so
 //                 alternating brake and friction rows would move the chassis a few % per sweep;
 //   lateral       side slip Vy;
-// and per locked or limited-slip differential a row between two wheels' spins.
+// and per locked or limited-slip differential a row between two wheels' spins. Behind a locked
+// clutch the driving wheels' longitudinal rows also take one joint step a sweep, after their pass:
+// they share the engine's spin, which rows solved one at a time meet only slowly
+// (solveSharedSpin).
 // The two friction rows follow the tire model's force law through Newton steps on
 // lambda = F(u) dt (u: the row's slip velocity), which is implicit in the slip and therefore
 // stable at any step, and are clamped so that friction never reverses a slip within one step
@@ -171,6 +174,7 @@ class EngineSpinCoupling {
   void set(btScalar inertia, const std::vector<int>& wheels, const std::vector<btScalar>& shares,
            const std::vector<btScalar>& inverseInertias);
   bool active() const { return !wheels_.empty(); }
+  const std::vector<int>& wheels() const { return wheels_; }  // the driving wheels, by index
   // The inverse inertia wheel `wheel` answers an impulse on itself with (its own w without a
   // coupling, or when it is not a driving wheel).
   btScalar selfInverseInertia(int wheel, btScalar ownInverseInertia) const;
@@ -361,6 +365,8 @@ class ContactSolver {
     btScalar bias = 0;
     bool sticks = false;
     bool wheelTurns = false;   // longitudinal: the brake cannot hold the wheel, the row turns it
+    btScalar spin = 0;         // rad/s: a turning wheel's spin when the trial was made
+                               // (solveLongitudinal follows its change since)
   };
   RowTrial longitudinalTrial(const SolverBody& chassis, const WheelContact& contact,
                              const ContactRows& rows, btScalar dt) const;
@@ -376,6 +382,10 @@ class ContactSolver {
   // spin's share through the engine. Returns the impulse before (N s).
   inline btScalar solveLongitudinal(SolverBody& chassis, const WheelContacts& contacts, size_t wheel,
                                     const RowTrial& trial, btScalar dt);
+  // One Newton step of the driving wheels' longitudinal rows together, on their laws linearised
+  // where the pass left them, through the spin they share behind a locked clutch (the engine's
+  // coupling); returns the largest change of an impulse (N s).
+  btScalar solveSharedSpin(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);
   // The pair of friction impulses after the friction ellipse (or the handbrake's box).
   struct FrictionPair {
     btScalar longitudinal;
