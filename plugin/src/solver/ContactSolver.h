@@ -154,7 +154,7 @@ struct SpinCoupling {
   int wheelA = 0;
   int wheelB = 0;
   btScalar limit = 0;
-  btScalar impulse = 0;  // result: N m s from B to A
+  btScalar impulse = 0;  // N m s from B to A: the result, and the next step's start (state)
 };
 
 // The driving wheels' spins tied through a locked clutch to the engine's inertia: the engine
@@ -337,6 +337,9 @@ class ContactSolver {
   static inline void setInverseLimits(WheelContact& contact);
   void solveAirborneBrake(WheelContact& contact);
   void solveCoupling(SpinCoupling& coupling, const WheelContacts& contacts);
+  // Sets a differential's row to `impulse` (N m s), turning its wheels (and through the engine the
+  // other driving wheels) by the change.
+  void applyCouplingImpulse(SpinCoupling& coupling, const WheelContacts& contacts, btScalar impulse);
   // Passes a change of wheel `wheel`'s spin (rad/s, already applied) on to the other driving
   // wheels through the engine's coupling.
   inline void spreadSpinChange(const WheelContacts& contacts, int wheel, btScalar spinChange) const;

@@ -40,6 +40,7 @@ class Drivetrain {
     powertrain_.resetMotion();
     shiftUpRequested_ = shiftDownRequested_ = false;
     antiLockOnDrivingWheel_ = false;
+    for (SpinCoupling& coupling : couplings_) coupling.impulse = 0;
   }
   template <class Archive>
   void transferState(Archive& archive) {  // StateArchive.h
@@ -47,6 +48,8 @@ class Drivetrain {
     archive.flag(shiftUpRequested_);
     archive.flag(shiftDownRequested_);
     archive.flag(antiLockOnDrivingWheel_);
+    // The differentials' rows: the solve starts from them (N m s).
+    for (SpinCoupling& coupling : couplings_) archive.scalar(coupling.impulse);
   }
   // The driving wheels' spins tied to the engine's inertia through a locked clutch, this step.
   const EngineSpinCoupling& engineCoupling() const { return engineCoupling_; }
