@@ -39,7 +39,9 @@ struct WheelSettings {
   bool driving = false;         // receives drive torque (informational until the powertrain)
   int axle = 0;                 // wheels sharing an axle share an anti-roll bar
   bool canBrake = true;         // the handbrake locks this wheel
-  SteerMode steering = SteerMode::Automatic;  // Automatic: steered when ahead of the centre of mass
+  // Automatic: steered when ahead of the centre of mass. The setting as given: a loaded script's
+  // wheels keep Automatic; RaycastVehicle::isSteered(wheel) says which wheels steer.
+  SteerMode steering = SteerMode::Automatic;
   btScalar minFriction = 0;     // lower clamp of (tire + ground) / 2
   btScalar maxFriction = 100;   // upper clamp of (tire + ground) / 2
   int surfaceId = 0;            // the tire's surface: its row in the game's SurfaceTable
