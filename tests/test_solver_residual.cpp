@@ -115,16 +115,6 @@ TEST_CASE("the contact solve converges in a few sweeps and reports its residual"
   }
 }
 
-// The driving wheels behind a locked clutch turn with the engine: in the sedan's first gear its
-// 0.12 kg m^2 is 22 kg m^2 at the wheels against a wheel's 1, so a push on one driving wheel's
-// row turns the other by -0.46 rad/s per N m s against its own 0.54. Solved one row at a time
-// that shared spin took the sedan 5.71 sweeps a step on this bend, a third of its steps stopping
-// at the cap unconverged; with 0.15 kg m^2 the parking car stopped at the cap in every step and
-// the jeep in 96% of them. The driving rows' joint step (ContactSolver's solveSharedSpin) takes
-// each car to about what it takes with `inertia = 0`, whose engine is no state and whose wheels
-// share nothing. Budget: every step converged, and no more sweeps than the uncoupled car would
-// take if no step could end after its first sweep (+ 0.05 a step): a coupled step cannot, as the
-// first sweep's joint step still moves the rows by more than the tolerance.
 namespace {
 
 // The sweeps a car's solve takes on partThrottleTurn's bend, from 4 s on (in the bend, the
@@ -155,6 +145,16 @@ BendSweeps sweepsInTheBend(const char* vehicle, const std::function<void(Vehicle
 
 }  // namespace
 
+// The driving wheels behind a locked clutch turn with the engine: in the sedan's first gear its
+// 0.12 kg m^2 is 22 kg m^2 at the wheels against a wheel's 1, so a push on one driving wheel's
+// row turns the other by -0.46 rad/s per N m s against its own 0.54. Solved one row at a time
+// that shared spin took the sedan 5.71 sweeps a step on this bend, a third of its steps stopping
+// at the cap unconverged; with 0.15 kg m^2 the parking car stopped at the cap in every step and
+// the jeep in 96% of them. The driving rows' joint step (ContactSolver's solveSharedSpin) takes
+// each car to about what it takes with `inertia = 0`, whose engine is no state and whose wheels
+// share nothing. Budget: every step converged, and no more sweeps than the uncoupled car would
+// take if no step could end after its first sweep (+ 0.05 a step): a coupled step cannot, as the
+// first sweep's joint step still moves the rows by more than the tolerance.
 TEST_CASE("an engine's inertia behind a locked clutch costs the solve next to no sweeps") {
   auto drive = [](const char* vehicle, btScalar engineInertia) {
     return sweepsInTheBend(vehicle, [engineInertia](VehicleSettings& settings) { settings.engine.inertia = engineInertia; });

@@ -391,6 +391,12 @@ inline void ContactSolver::setFrictionLimits(WheelContact& contact, btScalar dt)
   setInverseLimits(contact);
 }
 
+inline bool ContactSolver::onFrictionEllipse(const WheelContact& contact) {
+  const btScalar x = contact.longitudinalImpulse * contact.inverseLongitudinalLimit;
+  const btScalar y = contact.lateralImpulse * contact.inverseLateralLimit;
+  return x * x + y * y >= btScalar(0.999);
+}
+
 inline void ContactSolver::setInverseLimits(WheelContact& contact) {
   if (!(contact.longitudinalLimit > kNegligibleLimit)) contact.longitudinalLimit = 0;
   if (!(contact.lateralLimit > kNegligibleLimit)) contact.lateralLimit = 0;
@@ -410,9 +416,7 @@ inline btScalar ContactSolver::coupledSpinResponse(const WheelContact& contact,
   // sweeps (test_solver_residual.cpp). A tire at its friction limit cannot answer: dw = w P.
   const btScalar w = contact.inverseSpinInertia;
   if (w == 0) return 0;
-  const btScalar x = contact.longitudinalImpulse * contact.inverseLongitudinalLimit;
-  const btScalar y = contact.lateralImpulse * contact.inverseLateralLimit;
-  if (contact.boxFriction || x * x + y * y >= btScalar(0.999)) return w;
+  if (contact.boxFriction || onFrictionEllipse(contact)) return w;
   btScalar compliance = trial.softness;  // m/s per N s
   if (!(trial.sticks || trial.law.sticks)) {
     const btScalar damping = trial.law.stiffness * dt;  // N s per m/s of slip
@@ -691,9 +695,7 @@ btScalar ContactSolver::solveSharedSpin(SolverBody& chassis, const WheelContacts
     if (n == kMaxShared || !contact.active || contact.groundBody >= 0 || contact.boxFriction) continue;
     const RowTrial& trial = scratch_->trials[size_t(wheel)];
     if (!trial.wheelTurns || trial.sticks || trial.law.sticks || !(trial.law.stiffness > 0)) continue;
-    const btScalar x = contact.longitudinalImpulse * contact.inverseLongitudinalLimit;
-    const btScalar y = contact.lateralImpulse * contact.inverseLateralLimit;
-    if (x * x + y * y >= btScalar(0.999)) continue;
+    if (onFrictionEllipse(contact)) continue;
     // The slip now, after the wheel's own row (whose brake may have come on since the trial).
     const btScalar slip =
         rowSpeed(chassis, contact, scratch_->rows[size_t(wheel)].longitudinal) - contact.radius * contact.angularSpeed;

@@ -335,6 +335,9 @@ class ContactSolver {
                      btScalar dt, const ContactSolverSettings& settings);
   inline void setFrictionLimits(WheelContact& contact, btScalar dt);
   static inline void setInverseLimits(WheelContact& contact);
+  // Whether the contact's friction pair is on its ellipse (within 0.1%): its tire cannot answer a
+  // further push along the ground.
+  static inline bool onFrictionEllipse(const WheelContact& contact);
   void solveAirborneBrake(WheelContact& contact);
   void solveCoupling(SpinCoupling& coupling, const WheelContacts& contacts);
   // Sets a differential's row to `impulse` (N m s), turning its wheels (and through the engine the
