@@ -156,8 +156,7 @@ BendSweeps sweepsInTheBend(const char* vehicle, const std::function<void(Vehicle
 // take if no step could end after its first sweep: a coupled step cannot, as the first sweep's
 // joint step still moves the rows by more than the tolerance. Plus 0.05 a step, one step in
 // twenty taking a third sweep: the slack for the steps where a row's regime changes (a brake
-// holds or lets go, a Torsen's limit follows the last step's traction: the Torsen coupe below
-// takes 2.01 against 2.00).
+// holds or lets go).
 TEST_CASE("an engine's inertia behind a locked clutch costs the solve next to no sweeps") {
   auto drive = [](const char* vehicle, btScalar engineInertia) {
     return sweepsInTheBend(vehicle, [engineInertia](VehicleSettings& settings) { settings.engine.inertia = engineInertia; });
@@ -182,9 +181,11 @@ TEST_CASE("an engine's inertia behind a locked clutch costs the solve next to no
 // this bend against 2.00 with an open differential, the jeep given limited-slip differentials
 // 4.11 against 1.73, the sedan given a locked one 7.68 (45.7% of steps converged). Budget and
 // slack as for the engine's inertia (above): every step converged, and no more sweeps than the
-// same car with open differentials would take if no step could end after one sweep, + 0.05. Not held to it: a locked
-// axle where the wheels must scrub (the coupe's, at 2.5 m/s on this bend: 6.90 sweeps, 19% of
-// steps converged; the test below) and the sedan given a Torsen front axle (3.56): BENCHMARKS.md.
+// same car with open differentials would take if no step could end after one sweep, + 0.05. The
+// sedan given a Torsen front axle took 3.56 until its limit stopped chattering from step to step
+// (test_drivetrain.cpp); now 2.00. Not held to it: a locked axle where the wheels must scrub (the
+// coupe's, at 2.5 m/s on this bend: 6.90 sweeps, 19% of steps converged; the test below):
+// BENCHMARKS.md.
 TEST_CASE("a differential's row starts from its last impulse and costs the solve next to no sweeps") {
   struct Case {
     const char* vehicle;
@@ -194,7 +195,7 @@ TEST_CASE("a differential's row starts from its last impulse and costs the solve
       {"coupe", DifferentialType::LimitedSlip}, {"coupe", DifferentialType::Torsen},
       {"jeep", DifferentialType::LimitedSlip},  {"jeep", DifferentialType::Locked},
       {"jeep", DifferentialType::Torsen},       {"sedan", DifferentialType::LimitedSlip},
-      {"sedan", DifferentialType::Locked},
+      {"sedan", DifferentialType::Locked},      {"sedan", DifferentialType::Torsen},
   };
   auto withDifferentials = [](DifferentialType type) {
     return [type](VehicleSettings& settings) {

@@ -16,7 +16,7 @@ btScalar differentialLockingTorque(const DifferentialSettings& differential,
       return differential.preloadTorque +
              differential.lockingCoefficient * std::fabs(axleInputTorque);
     case DifferentialType::Torsen:
-      return 0;  // set in the solve from the faster wheel's traction (SpinCoupling::biasRatio)
+      return 0;  // set each step from the faster wheel's traction (Drivetrain::update)
   }
   return 0;
 }
