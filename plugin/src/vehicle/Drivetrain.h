@@ -60,6 +60,7 @@ class Drivetrain {
     DifferentialSettings differential;
     std::vector<int> wheels;  // its driving wheels
     btScalar share = 0;       // of the drive torque
+    btScalar inputTorque = 0;  // N m: this step's drive into it (update, takeDriveTorqueFall)
     // Its couplings: couplings_[firstCoupling, firstCoupling + couplingCount), one per pair of
     // neighbouring driving wheels of a locked or limited-slip axle; none when open.
     size_t firstCoupling = 0;
@@ -67,6 +68,28 @@ class Drivetrain {
   };
   // rad/s: the driving wheels' spins weighted by their torque shares.
   btScalar gearboxWheelSpin(const WheelArray& wheels) const;
+  // spinUp, before the drive turns the wheels: without engine inertia, the engine's drive cut
+  // to what it gives at the spin it leaves the fastest driving wheel with (its torque's fall over
+  // the step, implicit). The root's tolerance (of the drive) and most evaluations.
+  void takeDriveTorqueFall(WheelArray& wheels, btScalar dt);
+  static constexpr btScalar kDriveFallTolerance = btScalar(1e-3);
+  static constexpr int kDriveFallIterations = 12;
+  // A driving wheel's end spin in takeDriveTorqueFall (rad/s).
+  struct DriveFallWheel {
+    btScalar start = 0;         // the spin before the drive
+    btScalar directSpinUp = 0;  // the game's direct drive's spin-up
+    btScalar engineSpinUp = 0;  // the engine's at f = 1
+    btScalar road = 0;          // the ground's speed at the wheel; -BT_LARGE_FLOAT in the air
+    btScalar spinBack = 0;      // the tire's share taken back in the last step
+    btScalar grip = 0;          // the most the tire can take back in this one
+  };
+  // Driving wheels takeDriveTorqueFall reads on the stack; a car with more keeps its drive
+  // explicit.
+  static constexpr size_t kMaxDriveFallWheels = 16;
+  // rad/s, signed: the fastest driving wheel's spin as the step began (Wheel::spinBeforeDrive).
+  btScalar spinOfFastestDrivingWheel(const WheelArray& wheels) const;
+  // The engine's part of every driving wheel's drive torque times `fraction`, and the engine's.
+  void scaleEngineDrive(WheelArray& wheels, btScalar fraction, btScalar dt);
   // The share of a spin-up from `before` to `after` (rad/s, as the wheel will keep them after
   // its tire) that stays below `limit` (the engine's max rpm at the wheel), or that only keeps
   // a faster wheel's speed: 1 when all of it may stay.

@@ -171,14 +171,21 @@ btScalar Powertrain::netEngineTorque(btScalar rpm, btScalar throttle) const {
   return torque;
 }
 
-btScalar Powertrain::netEngineTorqueSlope(btScalar rpm, btScalar throttle) const {
-  // A central difference over 1% of the speed range (the curve may be a table of points).
-  const btScalar step = btScalar(0.01) * engine_.maxRpm;
+namespace {
+// N m per rad/s: the slope at `rpm` of torque(rpm) (N m), a central difference over 1% of the
+// engine's speed range (the curve may be a table of points).
+template <class Torque>
+btScalar torqueSlope(const EngineSettings& engine, btScalar rpm, const Torque& torque) {
+  const btScalar step = btScalar(0.01) * engine.maxRpm;
   const btScalar low = std::max(btScalar(0), rpm - step);
-  const btScalar high = std::min(engine_.maxRpm, rpm + step);
+  const btScalar high = std::min(engine.maxRpm, rpm + step);
   if (!(high > low)) return 0;
-  return (netEngineTorque(high, throttle) - netEngineTorque(low, throttle)) / (high - low) *
-         kRadiansPerSecondToRpm;  // N m per rad/s
+  return (torque(high) - torque(low)) / (high - low) * kRadiansPerSecondToRpm;
+}
+}  // namespace
+
+btScalar Powertrain::netEngineTorqueSlope(btScalar rpm, btScalar throttle) const {
+  return torqueSlope(engine_, rpm, [&](btScalar at) { return netEngineTorque(at, throttle); });
 }
 
 btScalar Powertrain::clutchCapacity() const {
@@ -350,8 +357,28 @@ void Powertrain::settleClutch(btScalar gearboxWheelSpin, btScalar dt) {
   }
 }
 
+btScalar Powertrain::driveTorqueAtWheelSpin(btScalar fastestWheelSpin) const {
+  // As update() sets the engine's speed and torque from the wheels.
+  const btScalar wheelDrivenRpm = rpmThroughGear(fastestWheelSpin);
+  const btScalar rpm = std::clamp(follows_.rpmBefore + (wheelDrivenRpm - follows_.rpmBefore) * follows_.clutch,
+                                  engine_.idleRpm, engine_.maxRpm);
+  return engineTorque(engine_, rpm, follows_.throttle) * follows_.clutch * totalRatio() * gearbox_.efficiency;
+}
+
+btScalar Powertrain::driveTorqueSlopeAtStart() const {
+  return torqueSlope(engine_, state_.engineRpm, [&](btScalar at) { return engineTorque(engine_, at, follows_.throttle); });
+}
+
+btScalar Powertrain::peakDriveTorque() const {
+  // engineTorque's shaping of the throttle, at the curve's peak.
+  const btScalar shaped = engine_.throttleExponent == 1 ? follows_.throttle
+                                                        : std::pow(follows_.throttle, engine_.throttleExponent);
+  return peakEngineTorque(engine_) * shaped * follows_.clutch * std::fabs(totalRatio()) * gearbox_.efficiency;
+}
+
 PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   PowertrainOutput output;
+  follows_.active = false;
   sinceShift_ += dt;
   btScalar throttle = 0;
   selectGear(input, throttle, output.pedalBrake);
@@ -380,6 +407,7 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   const bool stallProtection = throttle == 0 && wheelDrivenRpm < engine_.minRpm;
   if (stallProtection) state_.clutch = 0;
   const btScalar clutch = state_.clutch;
+  follows_ = {!stallProtection && clutch > 0 && throttle > 0, state_.engineRpm, clutch, throttle};
   state_.engineRpm =
       stallProtection ? engine_.idleRpm
                       : std::clamp(state_.engineRpm + (wheelDrivenRpm - state_.engineRpm) * clutch,

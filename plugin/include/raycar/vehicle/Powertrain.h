@@ -125,6 +125,20 @@ class Powertrain {
   // wheels' share-weighted spin the solve left (gearboxWheelSpin, rad/s), and counts the heat.
   void followWheels(btScalar fastestWheelSpin, btScalar gearboxWheelSpin, btScalar dt);
   const PowertrainState& state() const { return state_; }
+  // Without engine inertia, between update() and the step's solve: whether the engine turns with
+  // the driving wheels and drives them (in gear, its clutch engaged, the throttle open), and then
+  // the drive torque (N m, all driven wheels together, as update()'s driveTorque) it would give
+  // had the fastest driving wheel turned at `fastestWheelSpin` (rad/s) when the step began.
+  // Drivetrain::spinUp takes the torque's fall over the step from it.
+  bool followsWheelsThisStep() const { return follows_.active; }
+  btScalar driveTorqueAtWheelSpin(btScalar fastestWheelSpin) const;
+  // The slope of that torque's curve at update()'s engine speed (N m per rad/s of engine speed,
+  // < 0 past the curve's peak), and the most it can be (the curve's peak through the clutch).
+  btScalar driveTorqueSlopeAtStart() const;
+  btScalar peakDriveTorque() const;
+  // The drive this step is `fraction` of what update() gave (Drivetrain::spinUp): the engine's
+  // torque with it.
+  void scaleDrive(btScalar fraction) { state_.engineTorque *= fraction; }
   // As built: neutral, the engine at idle, the clutch open, nothing carried over from the last
   // step (RaycastVehicle::resetMotion).
   void resetMotion() { *this = Powertrain(engine_, gearbox_); }
@@ -188,6 +202,14 @@ class Powertrain {
   int lastShiftDirection_ = 0;  // +1 up, -1 down
   btScalar highestRoadRpm_ = 0;  // rev/min: the road speed through this gear, its highest so far
   btScalar heldSpeedTime_ = 0;   // s under throttle without gaining 1% on highestRoadRpm_
+  // Without engine inertia, this step's update(): what driveTorqueAtWheelSpin needs.
+  struct FollowingEngine {
+    bool active = false;
+    btScalar rpmBefore = 0;  // rev/min: the engine's speed before update() moved it
+    btScalar clutch = 0;
+    btScalar throttle = 0;
+  };
+  FollowingEngine follows_;
   // With engine inertia, this step's values before the solve, for settleClutch:
   btScalar engineSpeedBefore_ = 0;   // rad/s
   btScalar gearboxSpeedBefore_ = 0;  // rad/s at the clutch
