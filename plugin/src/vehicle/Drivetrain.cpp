@@ -399,10 +399,9 @@ void Drivetrain::takeDriveTorqueFall(WheelArray& wheels, btScalar dt) {
   // estimate for the max-rpm cap, follows the chassis while a tire grips: taken here, it cut a
   // launch at 1/30 s by a fifth.)
   if (engineCoupling_.active() || !powertrain_.followsWheelsThisStep()) return;
-  // Forward gears, past the curve's peak (a reverse gear's drive, T0 < 0, stays explicit).
-  const btScalar startTorque = powertrain_.driveTorqueAtWheelSpin(spinOfFastestDrivingWheel(wheels));
-  if (!(startTorque > 0) || !(powertrain_.driveTorqueSlopeAtStart() < 0)) return;
-  if (drivingWheels_.size() > kMaxDriveFallWheels) return;
+  // Forward gears (a reverse gear's drive, T0 < 0, stays explicit).
+  const btScalar startTorque = powertrain_.driveTorqueThisStep();
+  if (!(startTorque > 0) || drivingWheels_.size() > kMaxDriveFallWheels) return;
   // Each driving wheel's end spin as a function of f, from numbers read once (rad/s).
   DriveFallWheel driveFall[kMaxDriveFallWheels];
   size_t count = 0;
@@ -437,10 +436,10 @@ void Drivetrain::takeDriveTorqueFall(WheelArray& wheels, btScalar dt) {
     return fraction * startTorque - powertrain_.driveTorqueAtWheelSpin(fastest);
   };
   // The explicit drive, f = 1, first: where its torque hardly changes over the step (a steady
-  // drive) it stands.
+  // drive) it stands, and so it does before the curve's peak (only the fall is implicit).
   const btScalar tolerance = kDriveFallTolerance * startTorque;
   const btScalar atOne = excess(1);
-  if (std::fabs(atOne) <= tolerance) return;
+  if (std::fabs(atOne) <= tolerance || !(powertrain_.driveTorqueSlopeAtStart() < 0)) return;
   btScalar low = 0, high = 1, lowValue = 0, highValue = 0;
   if (atOne > 0) {
     highValue = atOne;
@@ -470,15 +469,6 @@ void Drivetrain::takeDriveTorqueFall(WheelArray& wheels, btScalar dt) {
     }
   }
   scaleEngineDrive(wheels, fraction, dt);
-}
-
-btScalar Drivetrain::spinOfFastestDrivingWheel(const WheelArray& wheels) const {
-  btScalar fastest = 0;
-  for (int index : drivingWheels_) {
-    const btScalar spin = wheels[size_t(index)].spinBeforeDrive;
-    if (std::fabs(spin) > std::fabs(fastest)) fastest = spin;
-  }
-  return fastest;
 }
 
 void Drivetrain::scaleEngineDrive(WheelArray& wheels, btScalar fraction, btScalar dt) {

@@ -86,8 +86,6 @@ class Drivetrain {
   // Driving wheels takeDriveTorqueFall reads on the stack; a car with more keeps its drive
   // explicit.
   static constexpr size_t kMaxDriveFallWheels = 16;
-  // rad/s, signed: the fastest driving wheel's spin as the step began (Wheel::spinBeforeDrive).
-  btScalar spinOfFastestDrivingWheel(const WheelArray& wheels) const;
   // The engine's part of every driving wheel's drive torque times `fraction`, and the engine's.
   void scaleEngineDrive(WheelArray& wheels, btScalar fraction, btScalar dt);
   // The share of a spin-up from `before` to `after` (rad/s, as the wheel will keep them after

@@ -417,6 +417,7 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   output.throttle = throttle;
   const btScalar ratio = totalRatio();
   output.driveTorque = state_.engineTorque * clutch * ratio * gearbox_.efficiency;
+  follows_.driveTorque = output.driveTorque;
   if (output.driveTorque != 0)
     output.maxWheelSpin = engine_.maxRpm / (std::fabs(ratio) * kRadiansPerSecondToRpm);
   if (throttle == 0)

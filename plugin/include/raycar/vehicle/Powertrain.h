@@ -131,6 +131,7 @@ class Powertrain {
   // had the fastest driving wheel turned at `fastestWheelSpin` (rad/s) when the step began.
   // Drivetrain::spinUp takes the torque's fall over the step from it.
   bool followsWheelsThisStep() const { return follows_.active; }
+  btScalar driveTorqueThisStep() const { return follows_.driveTorque; }  // update()'s, N m
   btScalar driveTorqueAtWheelSpin(btScalar fastestWheelSpin) const;
   // The slope of that torque's curve at update()'s engine speed (N m per rad/s of engine speed,
   // < 0 past the curve's peak), and the most it can be (the curve's peak through the clutch).
@@ -208,6 +209,7 @@ class Powertrain {
     btScalar rpmBefore = 0;  // rev/min: the engine's speed before update() moved it
     btScalar clutch = 0;
     btScalar throttle = 0;
+    btScalar driveTorque = 0;  // N m: update()'s driveTorque
   };
   FollowingEngine follows_;
   // With engine inertia, this step's values before the solve, for settleClutch:
