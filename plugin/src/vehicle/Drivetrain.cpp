@@ -393,11 +393,12 @@ void Drivetrain::takeDriveTorqueFall(WheelArray& wheels, btScalar dt) {
   // times update()'s T0, with f T0 = T(w_end(f)): the torque at the spin the step ends with, the
   // step implicit in the torque's fall (as with engine inertia, Powertrain::turnEngine), either
   // way: a wheel that slows gets the torque of the speed it slows to. Where a wheel ends: its
-  // tire holds it at the road's speed against as much as its friction limit (the last step's)
-  // and takes that much off a wheel spinning faster, so w_end = max(road, w + (T_i dt - L R) / I);
-  // a wheel in the air keeps all of its spin-up. (The last step's friction impulse, spinUp's
-  // estimate for the max-rpm cap, follows the chassis while a tire grips: taken here, it cut a
-  // launch at 1/30 s by a fifth.)
+  // tire takes back what the drive gives it up to its grip (this step's peak force), or what it
+  // took in the last step if that was more (a sliding wheel slowing to the road), and never
+  // below the road's speed: w_end = max(road, w + up - max(back, min(up, grip))); a wheel in the
+  // air keeps all of its spin-up. (The last step's share alone, spinUp's estimate for the
+  // max-rpm cap, follows the chassis while a tire grips: taken for every wheel, it cut a launch
+  // at 1/30 s by a fifth.)
   if (engineCoupling_.active() || !powertrain_.followsWheelsThisStep()) return;
   // Forward gears (a reverse gear's drive, T0 < 0, stays explicit).
   const btScalar startTorque = powertrain_.driveTorqueThisStep();
