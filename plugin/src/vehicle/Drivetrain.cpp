@@ -213,13 +213,10 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
       // Engine braking drags against the spin like a brake: it slows, never reverses.
       state.brakeTorque += output.engineBrakingTorque * axle.share * perWheel;
     }
-    // The locking torque is the most the two wheels' torques may differ by: the coupling's
-    // impulse goes to one wheel and its opposite to the other, each half of that difference.
-    const btScalar locking = differentialLockingTorque(axle.differential, axleTorque);
+    setLockingLimits(axle, dt);
+    if (axle.differential.type != DifferentialType::Torsen) continue;
     for (size_t c = 0; c < axle.couplingCount; ++c) {
       SpinCoupling& coupling = couplings_[axle.firstCoupling + c];
-      coupling.limit = std::isinf(locking) ? locking : locking / 2 * dt;
-      if (axle.differential.type != DifferentialType::Torsen) continue;
       // Torsen: the slower wheel's torque may exceed the faster one's T by (ratio - 1) T, each
       // wheel c = (ratio - 1) T / 2 across, where T is what the faster wheel's ground takes; a
       // wheel in the air takes nothing, so nothing passes (it acts open). T is only known from
@@ -478,13 +475,21 @@ void Drivetrain::scaleEngineDrive(WheelArray& wheels, btScalar fraction, btScala
     wheel.state.driveTorque = wheel.directDrive + fraction * (wheel.state.driveTorque - wheel.directDrive);
   }
   powertrain_.scaleDrive(fraction);
-  // A limited-slip differential's locking torque follows its input torque (update()).
+  // A limited-slip differential's locking torque follows its input torque.
   for (DrivenAxle& axle : drivenAxles_) {
-    if (axle.differential.type != DifferentialType::LimitedSlip) continue;
     axle.inputTorque *= fraction;
-    const btScalar locking = differentialLockingTorque(axle.differential, axle.inputTorque);
-    for (size_t c = 0; c < axle.couplingCount; ++c) couplings_[axle.firstCoupling + c].limit = locking / 2 * dt;
+    setLockingLimits(axle, dt);
   }
+}
+
+void Drivetrain::setLockingLimits(const DrivenAxle& axle, btScalar dt) {
+  // The locking torque is the most the two wheels' torques may differ by: the coupling's
+  // impulse goes to one wheel and its opposite to the other, each half of that difference.
+  // A Torsen's follows its wheels' traction instead (update()).
+  if (axle.differential.type == DifferentialType::Torsen) return;
+  const btScalar locking = differentialLockingTorque(axle.differential, axle.inputTorque);
+  for (size_t c = 0; c < axle.couplingCount; ++c)
+    couplings_[axle.firstCoupling + c].limit = std::isinf(locking) ? locking : locking / 2 * dt;
 }
 
 btScalar Drivetrain::driveBeyondLimit(btScalar spin, btScalar driveSpinUp, btScalar limit) {

@@ -88,6 +88,9 @@ class Drivetrain {
   static constexpr size_t kMaxDriveFallWheels = 16;
   // The engine's part of every driving wheel's drive torque times `fraction`, and the engine's.
   void scaleEngineDrive(WheelArray& wheels, btScalar fraction, btScalar dt);
+  // The couplings' limits from the axle's locking torque at its inputTorque (N m s over dt);
+  // a Torsen's are update()'s.
+  void setLockingLimits(const DrivenAxle& axle, btScalar dt);
   // The share of a spin-up from `before` to `after` (rad/s, as the wheel will keep them after
   // its tire) that stays below `limit` (the engine's max rpm at the wheel), or that only keeps
   // a faster wheel's speed: 1 when all of it may stay.

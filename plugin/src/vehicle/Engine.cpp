@@ -30,12 +30,14 @@ btScalar fullThrottleTorque(const EngineSettings& engine, btScalar rpm) {
 
 }  // namespace
 
-btScalar engineTorque(const EngineSettings& engine, btScalar rpm, btScalar throttle) {
+btScalar shapedThrottle(const EngineSettings& engine, btScalar throttle) {
   throttle = std::clamp(throttle, btScalar(0), btScalar(1));
-  if (throttle == 0) return 0;
-  const btScalar shaped =
-      engine.throttleExponent == 1 ? throttle : std::pow(throttle, engine.throttleExponent);
-  return fullThrottleTorque(engine, rpm) * shaped;
+  return engine.throttleExponent == 1 ? throttle : std::pow(throttle, engine.throttleExponent);
+}
+
+btScalar engineTorque(const EngineSettings& engine, btScalar rpm, btScalar throttle) {
+  if (!(throttle > 0)) return 0;
+  return fullThrottleTorque(engine, rpm) * shapedThrottle(engine, throttle);
 }
 
 btScalar enginePower(const EngineSettings& engine, btScalar rpm) {

@@ -357,12 +357,17 @@ void Powertrain::settleClutch(btScalar gearboxWheelSpin, btScalar dt) {
   }
 }
 
+btScalar Powertrain::followingRpm(btScalar wheelDrivenRpm) const {
+  return std::clamp(follows_.rpmBefore + (wheelDrivenRpm - follows_.rpmBefore) * follows_.clutch, engine_.idleRpm,
+                    engine_.maxRpm);
+}
+
+btScalar Powertrain::throughClutch(btScalar engineTorque) const {
+  return engineTorque * follows_.clutch * totalRatio() * gearbox_.efficiency;
+}
+
 btScalar Powertrain::driveTorqueAtWheelSpin(btScalar fastestWheelSpin) const {
-  // As update() sets the engine's speed and torque from the wheels.
-  const btScalar wheelDrivenRpm = rpmThroughGear(fastestWheelSpin);
-  const btScalar rpm = std::clamp(follows_.rpmBefore + (wheelDrivenRpm - follows_.rpmBefore) * follows_.clutch,
-                                  engine_.idleRpm, engine_.maxRpm);
-  return engineTorque(engine_, rpm, follows_.throttle) * follows_.clutch * totalRatio() * gearbox_.efficiency;
+  return throughClutch(engineTorque(engine_, followingRpm(rpmThroughGear(fastestWheelSpin)), follows_.throttle));
 }
 
 btScalar Powertrain::driveTorqueSlopeAtStart() const {
@@ -370,10 +375,7 @@ btScalar Powertrain::driveTorqueSlopeAtStart() const {
 }
 
 btScalar Powertrain::peakDriveTorque() const {
-  // engineTorque's shaping of the throttle, at the curve's peak.
-  const btScalar shaped = engine_.throttleExponent == 1 ? follows_.throttle
-                                                        : std::pow(follows_.throttle, engine_.throttleExponent);
-  return peakEngineTorque(engine_) * shaped * follows_.clutch * std::fabs(totalRatio()) * gearbox_.efficiency;
+  return std::fabs(throughClutch(peakEngineTorque(engine_) * shapedThrottle(engine_, follows_.throttle)));
 }
 
 PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
@@ -408,15 +410,12 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   if (stallProtection) state_.clutch = 0;
   const btScalar clutch = state_.clutch;
   follows_ = {!stallProtection && clutch > 0 && throttle > 0, state_.engineRpm, clutch, throttle};
-  state_.engineRpm =
-      stallProtection ? engine_.idleRpm
-                      : std::clamp(state_.engineRpm + (wheelDrivenRpm - state_.engineRpm) * clutch,
-                                   engine_.idleRpm, engine_.maxRpm);
+  state_.engineRpm = stallProtection ? engine_.idleRpm : followingRpm(wheelDrivenRpm);
 
   state_.engineTorque = engineTorque(engine_, state_.engineRpm, throttle);
   output.throttle = throttle;
   const btScalar ratio = totalRatio();
-  output.driveTorque = state_.engineTorque * clutch * ratio * gearbox_.efficiency;
+  output.driveTorque = throughClutch(state_.engineTorque);
   follows_.driveTorque = output.driveTorque;
   if (output.driveTorque != 0)
     output.maxWheelSpin = engine_.maxRpm / (std::fabs(ratio) * kRadiansPerSecondToRpm);

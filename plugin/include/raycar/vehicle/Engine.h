@@ -53,6 +53,9 @@ struct EngineSettings {
 
 // Crankshaft torque (N m) at `rpm` (rev/min) and throttle in [0, 1].
 btScalar engineTorque(const EngineSettings& engine, btScalar rpm, btScalar throttle);
+// The shaped throttle engineTorque multiplies the curve by: throttle^throttleExponent, throttle
+// clamped to [0, 1].
+btScalar shapedThrottle(const EngineSettings& engine, btScalar throttle);
 // Power (W) at full throttle: torque x 2 pi rpm / 60.
 btScalar enginePower(const EngineSettings& engine, btScalar rpm);
 // The largest full-throttle torque (N m) over [0, maxRpm].

@@ -203,6 +203,11 @@ class Powertrain {
   int lastShiftDirection_ = 0;  // +1 up, -1 down
   btScalar highestRoadRpm_ = 0;  // rev/min: the road speed through this gear, its highest so far
   btScalar heldSpeedTime_ = 0;   // s under throttle without gaining 1% on highestRoadRpm_
+  // Without engine inertia, update()'s engine speed from the wheels' (rev/min), and a torque at
+  // the crankshaft through the clutch and gearing to the wheels (N m): one formula for update()
+  // and driveTorqueAtWheelSpin.
+  btScalar followingRpm(btScalar wheelDrivenRpm) const;
+  btScalar throughClutch(btScalar engineTorque) const;
   // Without engine inertia, this step's update(): what driveTorqueAtWheelSpin needs.
   struct FollowingEngine {
     bool active = false;
