@@ -183,9 +183,10 @@ TEST_CASE("an engine's inertia behind a locked clutch costs the solve next to no
 // slack as for the engine's inertia (above): every step converged, and no more sweeps than the
 // same car with open differentials would take if no step could end after one sweep, + 0.05. The
 // sedan given a Torsen front axle took 3.56 until its limit stopped chattering from step to step
-// (test_drivetrain.cpp); now 2.00. Not held to it: a locked axle where the wheels must scrub (the
-// coupe's, at 2.5 m/s on this bend: 6.90 sweeps, 19% of steps converged; the test below):
-// BENCHMARKS.md.
+// (test_drivetrain.cpp); now 2.00. The coupe given a locked axle, at 2.5 m/s on this bend, must
+// scrub its rear wheels (the inner one pushes 2.8 kN past its curve's peak, the outer one drags
+// 1.9 kN): its row and its wheels' rows, in rounds, swung by 300 N a sweep, 6.90 sweeps a step and
+// 19% of steps converged, until the two wheels were solved as one spin (solveLockedAxle): 1.25.
 TEST_CASE("a differential's row starts from its last impulse and costs the solve next to no sweeps") {
   struct Case {
     const char* vehicle;
@@ -193,6 +194,7 @@ TEST_CASE("a differential's row starts from its last impulse and costs the solve
   };
   const Case cases[] = {
       {"coupe", DifferentialType::LimitedSlip}, {"coupe", DifferentialType::Torsen},
+      {"coupe", DifferentialType::Locked},
       {"jeep", DifferentialType::LimitedSlip},  {"jeep", DifferentialType::Locked},
       {"jeep", DifferentialType::Torsen},       {"sedan", DifferentialType::LimitedSlip},
       {"sedan", DifferentialType::Locked},      {"sedan", DifferentialType::Torsen},
@@ -210,6 +212,52 @@ TEST_CASE("a differential's row starts from its last impulse and costs the solve
     CAPTURE(coupled.mean);
     CAPTURE(open.mean);
     CHECK(coupled.mean <= open.meanAtLeastTwo + 0.05);
+  }
+}
+
+// The same scrub, step by step: the locked coupe round partThrottleTurn's bend at 1/30 and 1/120 s
+// against the same drive at 1/960 s (the truth: its solves take two sweeps or fewer there, and
+// 1/480 s gives the same speeds to 1 cm/s). Its speed at 4, 8 and 12 s (it gains about 0.12 m/s
+// a second on the bend). Budget: a locked axle may make the step matter no more than it does for
+// the same coupe with an open differential on the same bend at 1/30 s, its coarsest step (3.4%),
+// and no less than 1%. Measured: 1.3% at 1/30 s, 0.4% at 1/120 s; with the rounds, unconverged,
+// 7.2% and 8.4%.
+TEST_CASE("a locked axle scrubbing round a bend gives the fine step's speeds at 1/30 and 1/120 s") {
+  auto speedsOnTheBend = [](DifferentialType type, double stepsPerSecond) {
+    RoadSpec spec;
+    spec.vehicle = "coupe";
+    spec.step = btScalar(1 / stepsPerSecond);
+    spec.tune = [type](VehicleSettings& settings) {
+      for (DifferentialSettings& differential : settings.differentials) differential.type = type;
+    };
+    RoadRig rig(spec);
+    std::vector<double> speeds;  // m/s at 4, 8 and 12 s
+    double next = 4;
+    rig.run(12 + 1.5 / stepsPerSecond, [&](RoadRig& road) {
+      if (road.time() >= next - 0.5 / stepsPerSecond) {
+        speeds.push_back(road.speed());
+        next += 4;
+      }
+      return partThrottleTurn(road);
+    });
+    REQUIRE(speeds.size() == 3);
+    return speeds;
+  };
+  auto largestRelativeError = [](const std::vector<double>& speeds, const std::vector<double>& truth) {
+    double largest = 0;
+    for (size_t i = 0; i < truth.size(); ++i) largest = std::max(largest, std::fabs(speeds[i] / truth[i] - 1));
+    return largest;
+  };
+  const std::vector<double> openTruth = speedsOnTheBend(DifferentialType::Open, 960);
+  const double budget =
+      std::max(0.01, largestRelativeError(speedsOnTheBend(DifferentialType::Open, 30), openTruth));
+  const std::vector<double> lockedTruth = speedsOnTheBend(DifferentialType::Locked, 960);
+  for (const double stepsPerSecond : {30.0, 120.0}) {
+    CAPTURE(stepsPerSecond);
+    const std::vector<double> speeds = speedsOnTheBend(DifferentialType::Locked, stepsPerSecond);
+    CAPTURE(speeds[2]);
+    CAPTURE(lockedTruth[2]);
+    CHECK(largestRelativeError(speeds, lockedTruth) <= budget);
   }
 }
 
@@ -332,9 +380,10 @@ TEST_CASE("the solve stops with its forces within its tolerance of the converged
 // not one step of this turn settled to 1 mN (the reference above had no truth to compare with),
 // and a kart on a 40 m circle steered 1.8 deg at 1/30 s and 2.8 deg at 1/120 s where its solves
 // run to 1 mN say 3.45. ContactSolver now solves the row four times a sweep with its wheels'
-// longitudinal rows between, stepping with half the tires' answer (coupledSpinResponse).
-// Not yet met here: the default eight sweeps leave this coupe's forces 55 N from converged at
-// 1/30 s and 1.6 N at 1/120 s, where the budget above is 1 N; they are only reported.
+// longitudinal rows between, stepping with half the tires' answer (coupledSpinResponse); a
+// locked axle's two wheels are now solved as one spin (ContactSolver::solveLockedAxle). Budgets
+// as for the busy drive above: the median step within the 1 N tolerance, nine in ten within 2 N
+// (measured: medians 5 and 1.5 mN).
 TEST_CASE("a locked axle in a steady turn: solves given the sweeps converge to 1 mN") {
   for (const btScalar step : {btScalar(1.0 / 30), btScalar(1.0 / 120)}) {
     CAPTURE(step);
@@ -368,12 +417,15 @@ TEST_CASE("a locked axle in a steady turn: solves given the sweeps converge to 1
       return input;
     });
     REQUIRE(steps > 0);
-    CHECK(errors.size() >= 0.8 * steps);  // as the reference above must
-    if (!errors.empty()) {
-      std::sort(errors.begin(), errors.end());
-      MESSAGE("locked axle at step " << step << " s: the default sweeps' median force error "
-                                     << errors[errors.size() / 2] << " N");
-    }
+    REQUIRE(errors.size() >= 0.8 * steps);  // as the reference above must
+    std::sort(errors.begin(), errors.end());
+    const double tolerance = rig.vehicle().settings().solver.tolerance;  // N
+    CAPTURE(errors.back());
+    MESSAGE("locked axle at step " << step << " s: the default sweeps' median force error "
+                                   << errors[errors.size() / 2] << " N, 90th percentile "
+                                   << errors[errors.size() * 9 / 10] << " N");
+    CHECK(errors[errors.size() / 2] <= tolerance);
+    CHECK(errors[errors.size() * 9 / 10] <= 2 * tolerance);
   }
 }
 

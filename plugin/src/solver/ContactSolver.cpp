@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace raycar {
 namespace {
@@ -26,6 +27,15 @@ constexpr btScalar kSlowestTrustedContraction = btScalar(0.5);
 // 2.79 deg before, with the row solved once a sweep on the wheels' own inertia).
 constexpr btScalar kCouplingTireAnswer = btScalar(0.5);
 constexpr int kCouplingRounds = 4;
+// Scratch::lockedCoupling of a wheel in more than one locked coupling.
+constexpr int kNotAlone = -2;
+// solveLockedAxle: its Newton steps at most, the halvings of one step to lower the residuals, the
+// float roundings (in units of epsilon) of a speed or impulse it takes as unknowable, and how far
+// above 0 its step's system must stay (relative) to be solved.
+constexpr int kLockedAxleIterations = 8;
+constexpr int kLockedAxleHalvings = 6;
+constexpr btScalar kRoundingUlps = 4;
+constexpr btScalar kPositiveSystem = btScalar(1e-3);
 }  // namespace
 
 void SolverBody::load(btRigidBody* rigidBody, btScalar dt) {
@@ -94,6 +104,8 @@ ContactSolver::Scratch& ContactSolver::threadScratch(size_t wheelCount) {
     scratch.rows.resize(wheelCount);
     scratch.trials.resize(wheelCount);
     scratch.spinResponses.resize(wheelCount);
+    scratch.lockedCoupling.resize(wheelCount);
+    scratch.solvedAsOne.resize(wheelCount);
   }
   // At most one ground body per wheel: groundBodies() then never grows within a step.
   if (scratch.groundBodies.capacity() < wheelCount) scratch.groundBodies.reserve(wheelCount);
@@ -189,10 +201,19 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
   // from 0, a limited-slip coupe's row was built up again every step through the slow
   // alternation of its rounds with its wheels' rows: 4.51 sweeps a step on a gentle bend, 1.74
   // from its last impulse (test_solver_residual.cpp).
-  for (SpinCoupling& coupling : couplings) {
+  std::fill_n(scratch_->lockedCoupling.begin(), count, -1);
+  for (size_t c = 0; c < couplings.size(); ++c) {
+    SpinCoupling& coupling = couplings[c];
     const btScalar impulse = std::clamp(coupling.impulse * warmStartScale, -coupling.limit, coupling.limit);
     coupling.impulse = 0;
     applyCouplingImpulse(coupling, contacts, impulse);
+    if (!std::isinf(coupling.limit)) continue;
+    // A wheel between two locked couplings (an axle of more than two wheels) is left to the
+    // rounds: kNotAlone marks it.
+    for (const int wheel : {coupling.wheelA, coupling.wheelB}) {
+      int& locked = scratch_->lockedCoupling[size_t(wheel)];
+      locked = locked == -1 ? int(c) : kNotAlone;
+    }
   }
 
   // Each sweep: loads first (the friction limits scale with them), then every wheel's
@@ -240,9 +261,26 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
             contacts[i].active
                 ? coupledSpinResponse(contacts[i], scratch_->rows[i], scratch_->trials[i], dt)
                 : contacts[i].inverseSpinInertia;
+    std::fill_n(scratch_->solvedAsOne.begin(), couplings.size(), 0);
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
+      // A locked axle's wheels, where they can be, are solved as one spin when the pass reaches
+      // the first of them, and the other's row is then done.
+      const int locked = scratch_->lockedCoupling[i];
+      if (locked >= 0) {
+        SpinCoupling& coupling = couplings[size_t(locked)];
+        if (scratch_->solvedAsOne[size_t(locked)]) continue;
+        const btScalar impulseBefore = coupling.impulse;
+        const bool alone = scratch_->lockedCoupling[size_t(coupling.wheelA)] == locked &&
+                           scratch_->lockedCoupling[size_t(coupling.wheelB)] == locked;
+        if (alone && size_t(std::min(coupling.wheelA, coupling.wheelB)) == i &&
+            solveLockedAxle(chassis, contacts, coupling, dt, largestChange)) {
+          scratch_->solvedAsOne[size_t(locked)] = 1;
+          track(impulseBefore, coupling.impulse);
+          continue;
+        }
+      }
       // A sticking row's trial decides whether its brake holds the wheel from the chassis'
       // motion; decided at the pass's start, every wheel of a parked 40 t truck whose rolling
       // resistance alone could not stop the whole truck let its wheel turn at the brake's limit,
@@ -278,8 +316,16 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     // Each differential's row, and between its rounds its two wheels' longitudinal rows again:
     // the tires answer every turn the row gives the wheels, so a row solved once a sweep
     // converged only in the sweeps' slow alternation with them (coupledSpinResponse).
-    for (SpinCoupling& coupling : couplings) {
+    for (size_t c = 0; c < couplings.size(); ++c) {
+      SpinCoupling& coupling = couplings[c];
       const btScalar before = coupling.impulse;
+      if (scratch_->solvedAsOne[c]) {
+        // The lateral pass may have moved a wheel's longitudinal impulse onto its friction
+        // ellipse, and with it its spin: the row keeps the two spins one.
+        equalizeLockedSpins(coupling, contacts);
+        track(before, coupling.impulse);
+        continue;
+      }
       for (int round = 0; round < kCouplingRounds; ++round) {
         if (round > 0) {
           for (const size_t i : {size_t(coupling.wheelA), size_t(coupling.wheelB)}) {
@@ -441,6 +487,158 @@ void ContactSolver::solveCoupling(SpinCoupling& coupling, const WheelContacts& c
   if (!(inverseInertia > 0)) return;  // both held by the handbrake
   const btScalar wanted = coupling.impulse - (a.angularSpeed - b.angularSpeed) / inverseInertia;
   applyCouplingImpulse(coupling, contacts, std::clamp(wanted, -coupling.limit, coupling.limit));
+}
+
+bool ContactSolver::solveLockedAxle(SolverBody& chassis, const WheelContacts& contacts,
+                                    SpinCoupling& coupling, btScalar dt, btScalar& largest) {
+  // A locked axle's wheels turn as one: its row, solved in rounds with its wheels' rows, met
+  // slowly wherever the wheels must scrub, and not at all with one tire past its curve's peak
+  // (the coupe at 2.5 m/s on a tight bend: 6.90 sweeps a step, 19% of steps converged,
+  // test_solver_residual.cpp). Here the pair's spin w and its two tire impulses lambda_a,
+  // lambda_b are solved together by Newton's method, with the chassis as it moves under them:
+  //   lambda_k = F_k(v_k + sum_j A_kj (lambda_j - lambda_j0) - R_k w) dt   (within the ellipse)
+  //   I w = L0 - sum_k R_k lambda_k - the brakes' impulse against w
+  // (A: the rows' joint inverse mass through the chassis; I, L0: the pair's inertia and its
+  // spin momentum without tire or brake impulses). The row then only keeps the two spins equal.
+  // Not for a pair behind the engine's coupling, on a dynamic body, sticking, held by a brake or
+  // in the air: the rounds take those.
+  if (engine_->active()) return false;
+  const size_t index[2] = {size_t(coupling.wheelA), size_t(coupling.wheelB)};
+  WheelContact* pair[2] = {&contacts[index[0]], &contacts[index[1]]};
+  btScalar speed[2], lateralSlip[2], radius[2], start[2];  // m/s, m/s, m, N s
+  btScalar momentum = 0, pairInertia = 0, brakeLimit = 0;   // N m s, kg m^2, N m s
+  for (int k = 0; k < 2; ++k) {
+    const WheelContact& contact = *pair[k];
+    if (!contact.active || contact.groundBody >= 0 || contact.boxFriction || contact.staticLongitudinal ||
+        !(contact.inverseSpinInertia > 0))
+      return false;
+    const ContactRows& rows = scratch_->rows[index[k]];
+    speed[k] = rowSpeed(chassis, contact, rows.longitudinal);
+    lateralSlip[k] = contact.lateralSlipScale * rowSpeed(chassis, contact, rows.lateral) + contact.lateralSlipOffset;
+    radius[k] = contact.radius;
+    start[k] = contact.longitudinalImpulse;
+    const btScalar inertia = 1 / contact.inverseSpinInertia;
+    momentum += inertia * freeSpin(contact);
+    pairInertia += inertia;
+    brakeLimit += contact.brakeImpulseLimit;
+  }
+  const ContactRow& rowA = scratch_->rows[index[0]].longitudinal;
+  const ContactRow& rowB = scratch_->rows[index[1]].longitudinal;
+  const btScalar cross = rowA.direction.dot(rowB.direction) * chassis.inverseMass + rowA.chassisAngular.dot(rowB.chassisTurn);
+  const btScalar joint[2][2] = {{rowA.inverseMass, cross}, {cross, rowB.inverseMass}};  // A, m/s per N s
+
+  // The residuals at (lambda_a, lambda_b, w): r_k = lambda_k - target_k (N s) and the spin
+  // balance r_w (N m s), with what the Newton step needs of the laws there.
+  struct Point {
+    btScalar impulse[2];
+    btScalar spin;
+    btScalar residual[2];
+    btScalar spinResidual;
+    btScalar damping[2];     // dt K (N s per m/s) of each law where its impulse follows it, else 0
+    btScalar resolution[2];  // N s: how finely each tire's impulse is known
+    btScalar merit;          // N^2 s^2: the residuals' squares, the spin's over the mean radius
+  };
+  const btScalar meanRadius = (radius[0] + radius[1]) / 2;
+  auto evaluate = [&](Point& point) {
+    for (int k = 0; k < 2; ++k) {
+      const WheelContact& contact = *pair[k];
+      const btScalar slip = speed[k] + joint[k][0] * (point.impulse[0] - start[0]) +
+                            joint[k][1] * (point.impulse[1] - start[1]) - radius[k] * point.spin;
+      const FrictionLaw law = contact.tire->longitudinal(contact.tireContact, slip, lateralSlip[k]);
+      if (law.sticks) return false;
+      const btScalar wanted = law.force * dt;
+      const btScalar target = frictionLimited(contact, wanted, contact.lateralImpulse).longitudinal;
+      point.residual[k] = point.impulse[k] - target;
+      point.damping[k] = target == wanted ? law.stiffness * dt : 0;
+      // The slip is a difference of rounded speeds: the law's answer is known to its slope times
+      // their rounding, the impulse to its own.
+      point.resolution[k] = kRoundingUlps * std::numeric_limits<btScalar>::epsilon() *
+                            (std::fabs(point.damping[k]) * (std::fabs(speed[k]) + std::fabs(radius[k] * point.spin)) +
+                             std::fabs(target));
+    }
+    // The brakes (rolling resistance among them) turn the pair against its spin at their limit.
+    point.spinResidual = pairInertia * point.spin - momentum + std::copysign(brakeLimit, point.spin) +
+                         radius[0] * point.impulse[0] + radius[1] * point.impulse[1];
+    const btScalar spinPart = point.spinResidual / meanRadius;
+    point.merit = point.residual[0] * point.residual[0] + point.residual[1] * point.residual[1] + spinPart * spinPart;
+    return true;
+  };
+  Point point;
+  point.impulse[0] = start[0];
+  point.impulse[1] = start[1];
+  point.spin = (pair[0]->angularSpeed / pair[0]->inverseSpinInertia +
+                pair[1]->angularSpeed / pair[1]->inverseSpinInertia) / pairInertia;
+  if (!evaluate(point)) return false;
+  for (int iteration = 0; iteration < kLockedAxleIterations; ++iteration) {
+    // The Newton step: M d_lambda - c d_w = -r with M = 1 + D A, c_k = D_k R_k; then
+    // d_lambda = p + q d_w, and the spin balance R . d_lambda + I d_w = -r_w gives d_w. A law on
+    // its falling branch keeps its slope while the step's system stays positive (the pair's
+    // combined answer still rises with its spin); where it would not, that law is taken as not
+    // answering (a fixed-point step for its impulse).
+    btScalar step[2], spinStep = 0;
+    bool solved = false;
+    for (int attempt = 0; attempt < 2 && !solved; ++attempt) {
+      btScalar damping[2] = {point.damping[0], point.damping[1]};
+      if (attempt == 1)
+        for (btScalar& law : damping) law = std::max(law, btScalar(0));
+      const btScalar m00 = 1 + damping[0] * joint[0][0], m01 = damping[0] * joint[0][1];
+      const btScalar m10 = damping[1] * joint[1][0], m11 = 1 + damping[1] * joint[1][1];
+      const btScalar determinant = m00 * m11 - m01 * m10;
+      if (!(determinant > kPositiveSystem)) continue;
+      const btScalar c0 = damping[0] * radius[0], c1 = damping[1] * radius[1];
+      const btScalar p0 = (-point.residual[0] * m11 + point.residual[1] * m01) / determinant;
+      const btScalar p1 = (-point.residual[1] * m00 + point.residual[0] * m10) / determinant;
+      const btScalar q0 = (c0 * m11 - c1 * m01) / determinant;
+      const btScalar q1 = (c1 * m00 - c0 * m10) / determinant;
+      const btScalar spinAnswer = pairInertia + radius[0] * q0 + radius[1] * q1;  // kg m^2
+      if (!(spinAnswer > kPositiveSystem * pairInertia)) continue;
+      spinStep = -(point.spinResidual + radius[0] * p0 + radius[1] * p1) / spinAnswer;
+      step[0] = p0 + q0 * spinStep;
+      step[1] = p1 + q1 * spinStep;
+      solved = true;
+    }
+    if (!solved) break;
+    // Backtracking: the laws curve (and past the peak may have more than one root), so a step
+    // is taken only as far as it lowers the residuals.
+    Point next = point;
+    bool lowered = false;
+    btScalar fraction = 1;
+    for (int halving = 0; halving <= kLockedAxleHalvings && !lowered; ++halving, fraction *= btScalar(0.5)) {
+      next.impulse[0] = point.impulse[0] + fraction * step[0];
+      next.impulse[1] = point.impulse[1] + fraction * step[1];
+      next.spin = point.spin + fraction * spinStep;
+      if (!evaluate(next)) return false;
+      lowered = next.merit < point.merit;
+    }
+    if (!lowered) break;  // no step lowers them: as close as this point can get
+    const bool settled = std::fabs(next.impulse[0] - point.impulse[0]) <= point.resolution[0] &&
+                         std::fabs(next.impulse[1] - point.impulse[1]) <= point.resolution[1];
+    point = next;
+    if (settled) break;
+  }
+  const btScalar spin = point.spin;
+  const btScalar* impulse = point.impulse;
+  const btScalar* resolution = point.resolution;
+  // Brakes that could hold the pair this slow: the wheels' own rows decide whether they do.
+  if (!(std::fabs(spin) * pairInertia > 2 * brakeLimit)) return false;
+  for (int k = 0; k < 2; ++k) {
+    // Committed even unchanged: commit() also sets the wheel's brake and spin for its impulse.
+    // A change within the impulse's rounding is none (it would only stir the sweeps).
+    WheelContact& contact = *pair[k];
+    const btScalar wanted = std::fabs(impulse[k] - start[k]) <= resolution[k] ? start[k] : impulse[k];
+    commit(chassis, contact, scratch_->rows[index[k]], wanted, contact.lateralImpulse);
+    largest = std::max(largest, std::fabs(contact.longitudinalImpulse - start[k]));
+  }
+  equalizeLockedSpins(coupling, contacts);
+  return true;
+}
+
+void ContactSolver::equalizeLockedSpins(SpinCoupling& coupling, const WheelContacts& contacts) {
+  const WheelContact& a = contacts[size_t(coupling.wheelA)];
+  const WheelContact& b = contacts[size_t(coupling.wheelB)];
+  applyCouplingImpulse(coupling, contacts,
+                       coupling.impulse + (b.angularSpeed - a.angularSpeed) /
+                                              (a.inverseSpinInertia + b.inverseSpinInertia));
 }
 
 void ContactSolver::applyCouplingImpulse(SpinCoupling& coupling, const WheelContacts& contacts,

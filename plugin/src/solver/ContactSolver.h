@@ -340,6 +340,15 @@ class ContactSolver {
   static inline bool onFrictionEllipse(const WheelContact& contact);
   void solveAirborneBrake(WheelContact& contact);
   void solveCoupling(SpinCoupling& coupling, const WheelContacts& contacts);
+  // A locked axle's two wheels as one spin: the spin and the two longitudinal impulses where
+  // their tires' laws and the pair's spin balance agree, by Newton's method; false (nothing
+  // moved) where the pair is not a free-turning rigid pair (a brake that may hold it, a sticking
+  // law, the engine's coupling, a dynamic ground, a wheel in the air). `largest`: raised to the
+  // largest impulse change, N s.
+  bool solveLockedAxle(SolverBody& chassis, const WheelContacts& contacts, SpinCoupling& coupling,
+                       btScalar dt, btScalar& largest);
+  // A locked axle's row, as the impulse that leaves its two wheels one spin.
+  void equalizeLockedSpins(SpinCoupling& coupling, const WheelContacts& contacts);
   // Sets a differential's row to `impulse` (N m s), turning its wheels (and through the engine the
   // other driving wheels) by the change.
   void applyCouplingImpulse(SpinCoupling& coupling, const WheelContacts& contacts, btScalar impulse);
@@ -414,6 +423,11 @@ class ContactSolver {
     std::vector<RowTrial> trials;    // per contact, this pass
     // per contact, this sweep: coupledSpinResponse(), for the differentials' rows
     std::vector<btScalar> spinResponses;
+    // per contact, this step: the locked coupling it shares a spin with (solveLockedAxle), -1 for
+    // none, kNotAlone for more than one
+    std::vector<int> lockedCoupling;
+    // per coupling (at most one per contact), this sweep: solved with its wheels as one spin
+    std::vector<char> solvedAsOne;
   };
   static Scratch& threadScratch(size_t wheelCount);
   Scratch* scratch_ = nullptr;     // this step's (beginStep)
