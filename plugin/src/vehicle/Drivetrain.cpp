@@ -331,6 +331,18 @@ void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
                              ? contact.longitudinalImpulse * wheel.settings.radius / wheel.settings.spinInertia
                              : 0;
   }
+  // A differential's row passes spin between its wheels, and starts the solve from its last
+  // impulse too: a wheel's share taken back is its tire's less what the row gave it. Round a
+  // tight bend a locked axle's outer tire drags its wheel forward as hard as the inner one holds
+  // its own back; counted alone, the outer wheel's spin past its tire's share looked far beyond
+  // the engine's max rpm at 1/30 s, and the axle's drive was cut: the truck given locked axles
+  // slowed to a stop on a bend it climbs to 4.9 m/s at 1/960 s.
+  for (const SpinCoupling& coupling : couplings_) {
+    Wheel& a = wheels[size_t(coupling.wheelA)];
+    Wheel& b = wheels[size_t(coupling.wheelB)];
+    if (!a.state.locked) a.tireSpinBack -= coupling.impulse / a.settings.spinInertia;
+    if (!b.state.locked) b.tireSpinBack += coupling.impulse / b.settings.spinInertia;
+  }
   takeDriveTorqueFall(wheels, dt);
   for (Wheel& wheel : wheels)
     if (!wheel.state.locked)
