@@ -31,11 +31,16 @@ constexpr int kCouplingRounds = 4;
 constexpr int kNotAlone = -2;
 // solveLockedAxle: its Newton steps at most, the halvings of one step to lower the residuals, the
 // float roundings (in units of epsilon) of a speed or impulse it takes as unknowable, and how far
-// above 0 its step's system must stay (relative) to be solved.
+// above 0 its step's system must stay to be solved (its determinant, whose unloaded value is 1,
+// and its answer in the spin, relative to the pair's inertia).
 constexpr int kLockedAxleIterations = 8;
 constexpr int kLockedAxleHalvings = 6;
 constexpr btScalar kRoundingUlps = 4;
 constexpr btScalar kPositiveSystem = btScalar(1e-3);
+// The residuals solveLockedAxle accepts as solved, in units of their rounding; and how many times
+// the pair's brakes' impulse its spin's momentum must exceed for the brakes not to hold it.
+constexpr btScalar kSolvedRoundings = 64;
+constexpr btScalar kBrakeHoldMargin = 2;
 }  // namespace
 
 void SolverBody::load(btRigidBody* rigidBody, btScalar dt) {
@@ -207,7 +212,9 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     const btScalar impulse = std::clamp(coupling.impulse * warmStartScale, -coupling.limit, coupling.limit);
     coupling.impulse = 0;
     applyCouplingImpulse(coupling, contacts, impulse);
-    if (!std::isinf(coupling.limit)) continue;
+    // (At most one coupling per pair of a driving axle's wheels: fewer than the wheels, which
+    // size the scratch; any beyond it keep the rounds.)
+    if (!std::isinf(coupling.limit) || c >= scratch_->solvedAsOne.size()) continue;
     // A wheel between two locked couplings (an axle of more than two wheels) is left to the
     // rounds: kNotAlone marks it.
     for (const int wheel : {coupling.wheelA, coupling.wheelB}) {
@@ -261,7 +268,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
             contacts[i].active
                 ? coupledSpinResponse(contacts[i], scratch_->rows[i], scratch_->trials[i], dt)
                 : contacts[i].inverseSpinInertia;
-    std::fill_n(scratch_->solvedAsOne.begin(), couplings.size(), 0);
+    std::fill(scratch_->solvedAsOne.begin(), scratch_->solvedAsOne.end(), 0);
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
@@ -319,7 +326,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     for (size_t c = 0; c < couplings.size(); ++c) {
       SpinCoupling& coupling = couplings[c];
       const btScalar before = coupling.impulse;
-      if (scratch_->solvedAsOne[c]) {
+      if (c < scratch_->solvedAsOne.size() && scratch_->solvedAsOne[c]) {
         // The lateral pass may have moved a wheel's longitudinal impulse onto its friction
         // ellipse, and with it its spin: the row keeps the two spins one.
         equalizeLockedSpins(coupling, contacts);
@@ -530,10 +537,10 @@ bool ContactSolver::solveLockedAxle(SolverBody& chassis, const WheelContacts& co
   // The residuals at (lambda_a, lambda_b, w): r_k = lambda_k - target_k (N s) and the spin
   // balance r_w (N m s), with what the Newton step needs of the laws there.
   struct Point {
-    btScalar impulse[2];
-    btScalar spin;
-    btScalar residual[2];
-    btScalar spinResidual;
+    btScalar impulse[2];      // N s
+    btScalar spin;            // rad/s
+    btScalar residual[2];     // N s
+    btScalar spinResidual;    // N m s
     btScalar damping[2];     // dt K (N s per m/s) of each law where its impulse follows it, else 0
     btScalar resolution[2];  // N s: how finely each tire's impulse is known
     btScalar merit;          // N^2 s^2: the residuals' squares, the spin's over the mean radius
@@ -568,6 +575,9 @@ bool ContactSolver::solveLockedAxle(SolverBody& chassis, const WheelContacts& co
   point.impulse[1] = start[1];
   point.spin = (pair[0]->angularSpeed / pair[0]->inverseSpinInertia +
                 pair[1]->angularSpeed / pair[1]->inverseSpinInertia) / pairInertia;
+  // Brakes that could hold the pair this slow: the wheels' own rows decide whether they do
+  // (checked again on the spin solved for, below).
+  if (!(std::fabs(point.spin) * pairInertia > kBrakeHoldMargin * brakeLimit)) return false;
   if (!evaluate(point)) return false;
   for (int iteration = 0; iteration < kLockedAxleIterations; ++iteration) {
     // The Newton step: M d_lambda - c d_w = -r with M = 1 + D A, c_k = D_k R_k; then
@@ -575,7 +585,7 @@ bool ContactSolver::solveLockedAxle(SolverBody& chassis, const WheelContacts& co
     // its falling branch keeps its slope while the step's system stays positive (the pair's
     // combined answer still rises with its spin); where it would not, that law is taken as not
     // answering (a fixed-point step for its impulse).
-    btScalar step[2], spinStep = 0;
+    btScalar step[2], spinStep = 0;  // N s, rad/s
     bool solved = false;
     for (int attempt = 0; attempt < 2 && !solved; ++attempt) {
       btScalar damping[2] = {point.damping[0], point.damping[1]};
@@ -610,17 +620,33 @@ bool ContactSolver::solveLockedAxle(SolverBody& chassis, const WheelContacts& co
       if (!evaluate(next)) return false;
       lowered = next.merit < point.merit;
     }
-    if (!lowered) break;  // no step lowers them: as close as this point can get
-    const bool settled = std::fabs(next.impulse[0] - point.impulse[0]) <= point.resolution[0] &&
-                         std::fabs(next.impulse[1] - point.impulse[1]) <= point.resolution[1];
+    if (!lowered) break;  // no step lowers them: at the root, or stalled (told apart below)
+    // A full Newton step within the impulses' rounding: at the root.
+    const bool settled = std::fabs(step[0]) <= point.resolution[0] && std::fabs(step[1]) <= point.resolution[1];
     point = next;
     if (settled) break;
   }
-  const btScalar spin = point.spin;
+  // Solved only where the laws and the spin balance agree to their rounding (within
+  // kSolvedRoundings of it). Both tires on their curves' falling branches, or steps that stall
+  // on the way, can leave the pair kilonewtons from its laws; committed, a sweep that changed
+  // nothing would look converged. Such a pair is left to the rounds.
+  const btScalar spinTolerance = kSolvedRoundings * (point.resolution[0] + point.resolution[1]);  // N s
+  if (!(std::fabs(point.residual[0]) <= kSolvedRoundings * point.resolution[0] &&
+        std::fabs(point.residual[1]) <= kSolvedRoundings * point.resolution[1] &&
+        std::fabs(point.spinResidual) <= spinTolerance * meanRadius))
+    return false;
+  const btScalar spin = point.spin;  // rad/s
   const btScalar* impulse = point.impulse;
   const btScalar* resolution = point.resolution;
-  // Brakes that could hold the pair this slow: the wheels' own rows decide whether they do.
-  if (!(std::fabs(spin) * pairInertia > 2 * brakeLimit)) return false;
+  if (!(std::fabs(spin) * pairInertia > kBrakeHoldMargin * brakeLimit)) return false;
+  // The row first, so that each wheel's commit() finds the pair's spin and turns its brake
+  // against it: wheel a's spin without its brake and tire impulses set to what leaves it at
+  // `spin` once its brake (at its limit, against the spin) and its tire impulse act; b's follows,
+  // the row only passing spin between them.
+  WheelContact& a = *pair[0];
+  const btScalar freeSpinWanted =
+      spin + (std::copysign(a.brakeImpulseLimit, spin) + impulse[0] * radius[0]) * a.inverseSpinInertia;
+  applyCouplingImpulse(coupling, contacts, coupling.impulse + (freeSpinWanted - freeSpin(a)) / a.inverseSpinInertia);
   for (int k = 0; k < 2; ++k) {
     // Committed even unchanged: commit() also sets the wheel's brake and spin for its impulse.
     // A change within the impulse's rounding is none (it would only stir the sweeps).

@@ -343,7 +343,8 @@ class ContactSolver {
   // A locked axle's two wheels as one spin: the spin and the two longitudinal impulses where
   // their tires' laws and the pair's spin balance agree, by Newton's method; false (nothing
   // moved) where the pair is not a free-turning rigid pair (a brake that may hold it, a sticking
-  // law, the engine's coupling, a dynamic ground, a wheel in the air). `largest`: raised to the
+  // law, the engine's coupling, a dynamic ground, a wheel in the air), or where Newton's method
+  // does not reach the root (both tires past their curves' peaks). `largest`: raised to the
   // largest impulse change, N s.
   bool solveLockedAxle(SolverBody& chassis, const WheelContacts& contacts, SpinCoupling& coupling,
                        btScalar dt, btScalar& largest);

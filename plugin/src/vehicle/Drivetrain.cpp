@@ -322,8 +322,9 @@ void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
   // 90% of the drive (a coupe needed 7.4 s to 100 km/h at 1/60 s and 5.6 s at 1/240 s, and did
   // not get there within 10 s at 1/30 s). The tire's share is taken as the last step's friction
   // impulse, with which the solve starts (its warm start; for the last step's length, where the
-  // solve rescales it to this one's); a wheel without one (in the air, just landed) is capped on
-  // its free spin. Whatever this estimate misses, followWheels takes back after the solve.
+  // solve rescales it to this one's), less what its differential's row gave it (below); a wheel
+  // without a tire impulse (in the air, just landed) is capped on its free spin and that row's
+  // share. Whatever this estimate misses, followWheels takes back after the solve.
   for (Wheel& wheel : wheels) {
     wheel.spinBeforeDrive = wheel.state.angularSpeed;
     const WheelContact& contact = wheel.contact;
@@ -337,11 +338,13 @@ void Drivetrain::spinUp(WheelArray& wheels, btScalar dt) {
   // its own back; counted alone, the outer wheel's spin past its tire's share looked far beyond
   // the engine's max rpm at 1/30 s, and the axle's drive was cut: the truck given locked axles
   // slowed to a stop on a bend it climbs to 4.9 m/s at 1/960 s.
+  // (The row starts from its last impulse within this step's limit: ContactSolver::solve.)
   for (const SpinCoupling& coupling : couplings_) {
     Wheel& a = wheels[size_t(coupling.wheelA)];
     Wheel& b = wheels[size_t(coupling.wheelB)];
-    if (!a.state.locked) a.tireSpinBack -= coupling.impulse / a.settings.spinInertia;
-    if (!b.state.locked) b.tireSpinBack += coupling.impulse / b.settings.spinInertia;
+    const btScalar given = std::clamp(coupling.impulse, -coupling.limit, coupling.limit);  // N m s
+    if (!a.state.locked) a.tireSpinBack -= given / a.settings.spinInertia;
+    if (!b.state.locked) b.tireSpinBack += given / b.settings.spinInertia;
   }
   takeDriveTorqueFall(wheels, dt);
   for (Wheel& wheel : wheels)
