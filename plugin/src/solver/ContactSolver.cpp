@@ -206,7 +206,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
   // from 0, a limited-slip coupe's row was built up again every step through the slow
   // alternation of its rounds with its wheels' rows: 4.51 sweeps a step on a gentle bend, 1.74
   // from its last impulse (test_solver_residual.cpp).
-  std::fill_n(scratch_->lockedCoupling.begin(), count, -1);
+  bool anyLocked = false;  // a locked axle to solve as one spin (solveLockedAxle)
   for (size_t c = 0; c < couplings.size(); ++c) {
     SpinCoupling& coupling = couplings[c];
     const btScalar impulse = std::clamp(coupling.impulse * warmStartScale, -coupling.limit, coupling.limit);
@@ -215,6 +215,8 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     // (At most one coupling per pair of a driving axle's wheels: fewer than the wheels, which
     // size the scratch; any beyond it keep the rounds.)
     if (!std::isinf(coupling.limit) || c >= scratch_->solvedAsOne.size()) continue;
+    if (!anyLocked) std::fill_n(scratch_->lockedCoupling.begin(), count, -1);
+    anyLocked = true;
     // A wheel between two locked couplings (an axle of more than two wheels) is left to the
     // rounds: kNotAlone marks it.
     for (const int wheel : {coupling.wheelA, coupling.wheelB}) {
@@ -268,13 +270,13 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
             contacts[i].active
                 ? coupledSpinResponse(contacts[i], scratch_->rows[i], scratch_->trials[i], dt)
                 : contacts[i].inverseSpinInertia;
-    std::fill(scratch_->solvedAsOne.begin(), scratch_->solvedAsOne.end(), 0);
+    if (anyLocked) std::fill(scratch_->solvedAsOne.begin(), scratch_->solvedAsOne.end(), 0);
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
       if (!contact.active) continue;
       // A locked axle's wheels, where they can be, are solved as one spin when the pass reaches
       // the first of them, and the other's row is then done.
-      const int locked = scratch_->lockedCoupling[i];
+      const int locked = anyLocked ? scratch_->lockedCoupling[i] : -1;
       if (locked >= 0) {
         SpinCoupling& coupling = couplings[size_t(locked)];
         if (scratch_->solvedAsOne[size_t(locked)]) continue;
@@ -326,7 +328,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     for (size_t c = 0; c < couplings.size(); ++c) {
       SpinCoupling& coupling = couplings[c];
       const btScalar before = coupling.impulse;
-      if (c < scratch_->solvedAsOne.size() && scratch_->solvedAsOne[c]) {
+      if (anyLocked && c < scratch_->solvedAsOne.size() && scratch_->solvedAsOne[c]) {
         // The lateral pass may have moved a wheel's longitudinal impulse onto its friction
         // ellipse, and with it its spin: the row keeps the two spins one.
         equalizeLockedSpins(coupling, contacts);
