@@ -112,7 +112,8 @@ btScalar Drivetrain::assistResponseTime(btScalar dt) {
 }
 
 btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar direction,
-                                     btScalar engineFeedback, btScalar dt, btScalar& integral) const {
+                                     btScalar engineFeedback, btScalar requested, btScalar dt,
+                                     btScalar& integral) const {
   // A slip controller for ABS (slipRatio < 0: braking) and traction control (> 0):
   // - Feed-forward: the torque the tire transmits at that slip under its present side slip,
   //   read from the tire's own law at the load the last solve settled on (the pre-solve estimate
@@ -163,8 +164,14 @@ btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btS
   // the air and lands, a locking wheel) it had wound down by what the feedback was already
   // taking off, and then took seconds to wind back: a sedan's traction control held 0.03 slip
   // against a 0.1 target for 2 s after landing from its spawn at full throttle, on a 0.6 grip.
+  // Nor does it wind up while the torque asked for is below the cap (the driver's pedal, not the
+  // controller, sets the wheel's torque then): integrated on a wheel short of its target slip as
+  // a handling coupe's brake pedal rose over 0.3 s, it reached the whole feed-forward torque, and
+  // when the rear wheels then passed the target the cap stayed above the pedal's torque: they
+  // slid at 0.24 slip against the 0.1 target, the curve's flat top holding them there.
   const btScalar targetSlipSpin = std::fabs(slipRatio) * referenceSpeed / settings.radius;  // rad/s
-  if (std::fabs(shortfall) <= targetSlipSpin)
+  const bool windsUp = feedback > 0 && requested < feedForward + feedback + integral;
+  if (std::fabs(shortfall) <= targetSlipSpin && !windsUp)
     integral = std::clamp(integral + feedback * dt / (kAssistIntegralTimes * responseTime),
                           -targetTorque, targetTorque);
   return std::max(btScalar(0), feedForward + feedback + integral);
@@ -283,7 +290,8 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
     if (assists.abs && wheelBrake > 0) {
       // The brake works against the direction of travel.
       const btScalar travel = wheel.contact.tireContact.forwardSpeed < 0 ? btScalar(-1) : btScalar(1);
-      const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, travel, 0, dt, wheel.antiLockIntegral);
+      const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, travel, 0,
+                                           wheelBrake + state.brakeTorque, dt, wheel.antiLockIntegral);
       const btScalar allowed = std::max(btScalar(0), cap - state.brakeTorque);
       if (allowed < wheelBrake && wheel.settings.driving) antiLockOnDrivingWheel_ = true;
       wheelBrake = std::min(wheelBrake, allowed);
@@ -303,7 +311,8 @@ void Drivetrain::update(btScalar pedal, btScalar brake, WheelArray& wheels, btSc
               ? 0
               : drivingShares_[size_t(driving - drivingWheels_.begin())] * engineFeedbackPerShare;
       const btScalar cap = assistTorqueCap(wheel, assists.tractionTargetSlip, drive, engineFeedback,
-                                           dt, wheel.tractionIntegral) +
+                                           std::fabs(state.driveTorque) - state.brakeTorque, dt,
+                                           wheel.tractionIntegral) +
                            state.brakeTorque;
       state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
     } else {
