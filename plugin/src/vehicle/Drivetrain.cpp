@@ -170,7 +170,7 @@ btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btS
   // when the rear wheels then passed the target the cap stayed above the pedal's torque: they
   // slid at 0.24 slip against the 0.1 target, the curve's flat top holding them there.
   const btScalar targetSlipSpin = std::fabs(slipRatio) * referenceSpeed / settings.radius;  // rad/s
-  const bool windsUp = feedback > 0 && requested < feedForward + feedback + integral;
+  const bool windsUp = feedback > 0 && requested < std::max(btScalar(0), feedForward + feedback + integral);
   if (std::fabs(shortfall) <= targetSlipSpin && !windsUp)
     integral = std::clamp(integral + feedback * dt / (kAssistIntegralTimes * responseTime),
                           -targetTorque, targetTorque);

@@ -103,9 +103,10 @@ class Drivetrain {
   // ABS (slipRatio < 0) and traction control (> 0): the torque (N m, >= 0) that holds `wheel`
   // at `slipRatio` in `direction` (+1 forwards, -1 backwards: the brake's against the travel,
   // the drive's its torque's); `engineFeedback` (N m) is the wheel's part in turning the engine
-  // behind a locked clutch, `requested` (N m) the torque the pedal asks of the wheel in that
-  // direction (the integral does not wind up while it is below the cap), `integral` the assist's
-  // integral term.
+  // behind a locked clutch, `requested` (N m) the wheel's whole torque in that direction before
+  // the cap (ABS: every brake torque on it; traction control: the drive less the brake), with
+  // which the cap is compared (the integral does not wind up while it is below), `integral` the
+  // assist's integral term.
   btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar direction,
                            btScalar engineFeedback, btScalar requested, btScalar dt,
                            btScalar& integral) const;
