@@ -285,12 +285,32 @@ TEST_CASE("front/rear brake bias and the handbrake from DriverInput") {
 }
 
 namespace {
+// The reference car with brakes far beyond its grip (3000 N m a wheel: they lock without ABS),
+// ABS on at `target` slip or off.
+VehicleSettings brakingSettings(const CarSpec& spec, bool abs, btScalar target = 0.1f) {
+  VehicleSettings settings = makeCarSettings(spec);
+  settings.brakes.brakeTorque = 3000;
+  settings.assists.abs = abs;
+  settings.assists.absTargetSlip = target;
+  return settings;
+}
+
+// The reference car with a 250 kW engine, far more than its rear tires put down, held in first
+// (max rpm 9000, so that first gear is not near the end of its torque), traction control on at
+// `target` slip.
+VehicleSettings tractionSettings(const CarSpec& spec, btScalar target) {
+  VehicleSettings settings = roadSettings(spec);
+  settings.engine.power = 250000;
+  settings.engine.maxRpm = 9000;
+  settings.gearbox.shiftUpRpm = settings.engine.maxRpm;  // stays in first
+  settings.assists.tractionControl = true;
+  settings.assists.tractionTargetSlip = target;
+  return settings;
+}
+
 double stopFrom25(bool abs, btScalar steer, double* yawRate) {
   CarSpec spec;
-  VehicleSettings settings = makeCarSettings(spec);
-  settings.brakes.brakeTorque = 3000;  // far beyond the grip: locks without ABS
-  settings.assists.abs = abs;
-  Drive drive(spec, settings);
+  Drive drive(spec, brakingSettings(spec, abs));
   drive.car.chassis->setLinearVelocity(drive.vehicle().worldForward() * 25);
   drive.run(1, DriverInput{});
   const btVector3 start = drive.car.chassis->getCenterOfMassPosition();
@@ -332,11 +352,7 @@ TEST_CASE("ABS holds the braking wheels at its target slip, the stop takes v^2 /
   // Before: a mean slip of 0.083 against 0.1, a 5% longer stop.
   for (btScalar target : {0.06f, 0.1f}) {
     CarSpec spec;
-    VehicleSettings settings = makeCarSettings(spec);
-    settings.brakes.brakeTorque = 3000;
-    settings.assists.abs = true;
-    settings.assists.absTargetSlip = target;
-    Drive drive(spec, settings);
+    Drive drive(spec, brakingSettings(spec, true, target));
     drive.car.chassis->setLinearVelocity(drive.vehicle().worldForward() * 25);
     drive.run(0.5f, DriverInput{});
     const double startSpeed = drive.speed();
@@ -410,11 +426,7 @@ TEST_CASE("ABS holds its target slip when the brake pedal rises slowly, and trac
   // the wheels passed the target: they locked (slip 1.0).
   {
     CarSpec spec;
-    VehicleSettings settings = makeCarSettings(spec);
-    settings.brakes.brakeTorque = 3000;
-    settings.assists.abs = true;
-    settings.assists.absTargetSlip = 0.1f;
-    Drive drive(spec, settings);
+    Drive drive(spec, brakingSettings(spec, true, 0.1f));
     drive.car.chassis->setLinearVelocity(drive.vehicle().worldForward() * 25);
     drive.run(0.5f, DriverInput{});
     double worst = 0, time = 0;
@@ -443,13 +455,7 @@ TEST_CASE("ABS holds its target slip when the brake pedal rises slowly, and trac
   // their mean within 5% of it (the landing test's budget, below). Before: 0.24.
   {
     CarSpec spec;
-    VehicleSettings settings = roadSettings(spec);
-    settings.engine.power = 250000;
-    settings.engine.maxRpm = 9000;
-    settings.gearbox.shiftUpRpm = settings.engine.maxRpm;  // stays in first
-    settings.assists.tractionControl = true;
-    settings.assists.tractionTargetSlip = 0.1f;
-    Drive drive(spec, settings);
+    Drive drive(spec, tractionSettings(spec, 0.1f));
     drive.car.chassis->setLinearVelocity(drive.vehicle().worldForward() * 6);
     drive.run(0.2f, DriverInput{});
     double slipSum = 0, time = 0;
@@ -504,13 +510,8 @@ TEST_CASE("traction control holds its target slip after spinning wheels land, no
   for (const btScalar target : {0.1f, 0.2f}) {
     CAPTURE(target);
     CarSpec spec;
-    VehicleSettings settings = roadSettings(spec);
-    settings.engine.power = 250000;
-    settings.engine.maxRpm = 9000;  // so that first gear is not near the end of its torque
+    VehicleSettings settings = tractionSettings(spec, target);
     settings.engine.inertia = 0.2f;
-    settings.gearbox.shiftUpRpm = settings.engine.maxRpm;  // stays in first
-    settings.assists.tractionControl = true;
-    settings.assists.tractionTargetSlip = target;
     Drive drive(spec, settings);
     DriverInput flatOut;
     flatOut.pedal = 1;

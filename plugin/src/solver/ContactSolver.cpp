@@ -638,8 +638,6 @@ bool ContactSolver::solveLockedAxle(SolverBody& chassis, const WheelContacts& co
         std::fabs(point.spinResidual) <= spinTolerance * meanRadius))
     return false;
   const btScalar spin = point.spin;  // rad/s
-  const btScalar* impulse = point.impulse;
-  const btScalar* resolution = point.resolution;
   if (!(std::fabs(spin) * pairInertia > kBrakeHoldMargin * brakeLimit)) return false;
   // The row first, so that each wheel's commit() finds the pair's spin and turns its brake
   // against it: wheel a's spin without its brake and tire impulses set to what leaves it at
@@ -647,13 +645,14 @@ bool ContactSolver::solveLockedAxle(SolverBody& chassis, const WheelContacts& co
   // the row only passing spin between them.
   WheelContact& a = *pair[0];
   const btScalar freeSpinWanted =
-      spin + (std::copysign(a.brakeImpulseLimit, spin) + impulse[0] * radius[0]) * a.inverseSpinInertia;
+      spin + (std::copysign(a.brakeImpulseLimit, spin) + point.impulse[0] * radius[0]) * a.inverseSpinInertia;
   applyCouplingImpulse(coupling, contacts, coupling.impulse + (freeSpinWanted - freeSpin(a)) / a.inverseSpinInertia);
   for (int k = 0; k < 2; ++k) {
     // Committed even unchanged: commit() also sets the wheel's brake and spin for its impulse.
     // A change within the impulse's rounding is none (it would only stir the sweeps).
     WheelContact& contact = *pair[k];
-    const btScalar wanted = std::fabs(impulse[k] - start[k]) <= resolution[k] ? start[k] : impulse[k];
+    const btScalar wanted =
+        std::fabs(point.impulse[k] - start[k]) <= point.resolution[k] ? start[k] : point.impulse[k];
     commit(chassis, contact, scratch_->rows[index[k]], wanted, contact.lateralImpulse);
     largest = std::max(largest, std::fabs(contact.longitudinalImpulse - start[k]));
   }
