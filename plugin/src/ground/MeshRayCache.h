@@ -16,10 +16,12 @@
 //   accepts the leaf's unquantised box; every leaf that passes both tests overlaps the cached box
 //   (a margin of kGatherSlack covers rounding), and the same two tests run here on each cached
 //   leaf. Ancestors need no test: they contain their leaves, and both tests are monotone.
-// - The triangle test itself is Bullet's own compiled btTriangleRaycastCallback::processTriangle,
-//   fed the vertices exactly as the walk reads them (index and vertex types, mesh scaling).
-// - Triangles come in the BVH's node order, as in the walk, and processTriangle keeps a hit only
-//   when it is strictly closer, so ties go to the same triangle.
+// - The triangle test is btTriangleRaycastCallback::processTriangle's arithmetic, operation for
+//   operation (in line on x86 without FMA; elsewhere Bullet's own compiled function:
+//   TriangleHits in MeshRayCache.cpp), fed the vertices exactly as the walk reads them (index
+//   and vertex types, mesh scaling).
+// - Triangles come in the BVH's node order, as in the walk, and the test keeps a hit only when
+//   it is strictly closer, so ties go to the same triangle.
 // - The result goes through the same ClosestRayResultCallback::addSingleResult, with the normal
 //   rotated into the world as btCollisionWorld's bridge callback does it.
 // The tests reproduce rayTest's hits bit for bit on random rays and on whole drives.
