@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "raycar/vehicle/Powertrain.h"
+#include "raycar/vehicle/StabilityControl.h"
 #include "raycar/vehicle/VehicleSettings.h"
 #include "solver/ContactSolver.h"
 #include "vehicle/Wheel.h"
@@ -24,9 +25,11 @@ class Drivetrain {
 
   // Manual shifts, held until the next update uses them.
   void requestShifts(bool up, bool down);
-  // pedal: shaped, [-1, 1]; brake: the footbrake input, [0, 1]. Sets every wheel's driveTorque,
-  // brakeTorque and engineSpinLimit, and the couplings' limits.
-  void update(btScalar pedal, btScalar brake, WheelArray& wheels, btScalar dt);
+  // pedal: shaped, [-1, 1]; brake: the footbrake input, [0, 1]; stability: the brake the
+  // stability control asks of one wheel this step. Sets every wheel's driveTorque, brakeTorque
+  // and engineSpinLimit, and the couplings' limits.
+  void update(btScalar pedal, btScalar brake, const StabilityControlState& stability,
+              WheelArray& wheels, btScalar dt);
   // Drive torque into wheel spin, up to the engine's spin limit (stage DriveSpin); through a
   // locked clutch the engine's inertia turns with the driving wheels.
   void spinUp(WheelArray& wheels, btScalar dt);

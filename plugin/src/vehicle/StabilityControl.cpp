@@ -20,7 +20,7 @@ btScalar referenceYawRate(btScalar steer, btScalar speed, btScalar wheelbase,
 }
 
 void StabilityControl::update(const btRigidBody& chassis, const btVector3& up,
-                              btScalar forwardSpeed, WheelArray& wheels) {
+                              btScalar forwardSpeed, const WheelArray& wheels) {
   const AssistSettings& settings = *settings_;
   state_ = StabilityControlState{};
   state_.yawRate = chassis.getAngularVelocity().dot(up);
@@ -70,13 +70,13 @@ void StabilityControl::update(const btRigidBody& chassis, const btVector3& up,
     if (oversteer ? ahead > 0 : ahead < 0) chosen = i;
   }
   if (chosen < 0) return;
-  Wheel& wheel = wheels[size_t(chosen)];
+  const Wheel& wheel = wheels[size_t(chosen)];
   const btScalar force = std::fabs(state_.yawMoment) / std::fabs(wheel.leftPosition);  // N
   const btScalar grip = kBrakeGripShare * wheel.state.friction * wheel.state.normalLoad;
   const btScalar torque =
       std::min({force * wheel.settings.radius, grip * wheel.settings.radius, settings.escMaxBrakeTorque});
   if (!(torque > 0)) return;
-  wheel.state.brakeTorque += torque;
+  // The brakes apply it, through ABS (Drivetrain::update).
   state_.active = true;
   state_.brakedWheel = chosen;
   state_.brakeTorque = torque;

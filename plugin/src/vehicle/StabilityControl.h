@@ -1,6 +1,7 @@
 #pragma once
-// The stability control at run time (stage StabilityControl, after the drivetrain's brakes):
-// reads the chassis' yaw rate and the wheels, adds one wheel's brake torque. The law is in
+// The stability control at run time (stage StabilityControl, before the drivetrain's brakes):
+// reads the chassis' yaw rate and the wheels, asks for one wheel's brake torque, which the
+// brakes apply with the pedal's through ABS (Drivetrain::update). The law is in
 // raycar/vehicle/StabilityControl.h.
 
 #include <BulletDynamics/Dynamics/btRigidBody.h>
@@ -22,7 +23,7 @@ class StabilityControl {
 
   // One step: forwardSpeed (m/s) along the chassis' forward axis, up its up axis (world).
   void update(const btRigidBody& chassis, const btVector3& up, btScalar forwardSpeed,
-              WheelArray& wheels);
+              const WheelArray& wheels);
 
   const StabilityControlState& state() const { return state_; }
   void resetMotion() { state_ = StabilityControlState{}; }

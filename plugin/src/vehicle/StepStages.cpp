@@ -47,11 +47,11 @@ StepStage runStages(VehicleRuntime& vehicle, StepStage next, const StepContext& 
     case StepStage::MeasureContacts:
       vehicle.measureContacts(dt);
       [[fallthrough]];
-    case StepStage::Drivetrain:
-      vehicle.updateDrivetrain(dt);
-      [[fallthrough]];
     case StepStage::StabilityControl:
       vehicle.controlStability();
+      [[fallthrough]];
+    case StepStage::Drivetrain:
+      vehicle.updateDrivetrain(dt);
       [[fallthrough]];
     case StepStage::DriveSpin:
       vehicle.spinUpWheels(dt);

@@ -15,8 +15,9 @@ enum class StepStage : char {
   ApplyGround,      //    the hits into the wheels: contact, suspension length
   Suspension,       // 3. compression, compression speed, spring and anti-roll, load estimate
   MeasureContacts,  // 4. contact frames and velocities relative to the ground, friction
-  Drivetrain,       // 5. powertrain, differentials, brakes and assists -> wheel torques
-  StabilityControl, //    ESC: one wheel's brake for the yaw moment the yaw rate lacks
+  StabilityControl, // 5. ESC: one wheel's brake for the yaw moment the yaw rate lacks
+  Drivetrain,       //    powertrain, differentials, brakes (pedal and ESC) and assists ->
+                    //    wheel torques
   DriveSpin,        // 6. drive torque into wheel spin
   Solve,            // 7. aero, suspension, bump stops, brakes, differentials, tire friction:
                     //    impulses on the chassis, dynamic ground and wheels

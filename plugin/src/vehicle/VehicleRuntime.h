@@ -66,7 +66,9 @@ class VehicleRuntime {
   bool standsOnDynamicBody() const;  // a wheel touches a dynamic body (which the solve pushes)
   void updateSuspension() { suspension.update(*chassis, wheels); }
   void measureContacts(btScalar dt);
-  void updateDrivetrain(btScalar dt) { drivetrain.update(steering.pedal(), input.brake, wheels, dt); }
+  void updateDrivetrain(btScalar dt) {
+    drivetrain.update(steering.pedal(), input.brake, stability.state(), wheels, dt);
+  }
   void controlStability() { stability.update(*chassis, worldUp(), forwardSpeed(), wheels); }
   void spinUpWheels(btScalar dt) { drivetrain.spinUp(wheels, dt); }
   void solveContacts(btScalar dt);

@@ -25,7 +25,7 @@ struct StabilityControlState {
   btScalar yawRate = 0;           // rad/s, the chassis' about its up axis
   btScalar yawMoment = 0;         // N m it asked for, > 0 turning left
   int brakedWheel = -1;           // the wheel it braked, -1 none
-  btScalar brakeTorque = 0;       // N m it added to that wheel's brake
+  btScalar brakeTorque = 0;       // N m it asked of that wheel's brake (applied through ABS)
 };
 
 // The single-track model's steady-state yaw rate (rad/s) at steer angle delta (rad) and speed
