@@ -10,6 +10,7 @@
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <LinearMath/btAabbUtil2.h>
 
+#include "Inline.h"
 #include "MinMax.h"
 
 namespace raycar {
@@ -35,24 +36,20 @@ btBvhTriangleMeshShape& meshShape(const btCollisionObject& object) {
 // ends, nearer than the nearest crossing so far, at a point inside all three edges (within a
 // tolerance of 1e-4 |n|^2 outside, n the unnormalised normal); the normal faces the ray's start
 // unless `flags` keep it unflipped. Bullet's callback is a virtual call a triangle, its hit
-// reported through a second: in line, the bench's 204 instructions a triangle fall to 146 (1.4%
-// of a car's step). Only where neither side's compiler may fuse a multiply and an add into one
-// rounding (x86 without FMA, as Debian's Bullet is built): elsewhere the library's own
-// compiled test is called, whose fusing this file's compiler cannot know.
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__FMA__)
-#define RAYCAR_TRIANGLE_TEST_IN_LINE 1
-#else
-#define RAYCAR_TRIANGLE_TEST_IN_LINE 0
-#endif
+// reported through a second: in line (testInLine), the bench's 204 instructions a triangle fall
+// to 146 (1.4% of a car's step). The same operations round the same only where neither
+// compiler fused a multiply and an add into one rounding, or kept more precision than a float's,
+// which this file's compiler cannot know of the library's; so the in-line test is used only
+// where it agrees bit for bit with the library's compiled one (inLineTestAgrees), and
+// otherwise the library's is called (testWithLibrary).
 class TriangleHits {
  public:
   TriangleHits(const btVector3& from, const btVector3& to, unsigned int flags, btScalar nearest)
       : from_(from), to_(to), flags_(flags), hitFraction(nearest) {}
 
-#if !RAYCAR_TRIANGLE_TEST_IN_LINE
-  void test(const btVector3 (&corner)[3], int part, int index) {
+  void testWithLibrary(const btVector3 (&corner)[3], int part, int index) {
     struct Library final : btTriangleRaycastCallback {
-      Library(TriangleHits& hits)
+      explicit Library(TriangleHits& hits)
           : btTriangleRaycastCallback(hits.from_, hits.to_, hits.flags_), hits(hits) {
         m_hitFraction = hits.hitFraction;
       }
@@ -65,8 +62,8 @@ class TriangleHits {
     btVector3 corners[3] = {corner[0], corner[1], corner[2]};
     library.processTriangle(corners, part, index);
   }
-#else
-  void test(const btVector3 (&corner)[3], int part, int index) {
+
+  RAYCAR_ALWAYS_INLINE void testInLine(const btVector3 (&corner)[3], int part, int index) {
     btVector3 normal = (corner[1] - corner[0]).cross(corner[2] - corner[0]);
     const btScalar planeOffset = corner[0].dot(normal);
     btScalar fromAbove = normal.dot(from_);
@@ -93,7 +90,6 @@ class TriangleHits {
     const bool flip = (flags_ & btTriangleRaycastCallback::kF_KeepUnflippedNormal) == 0 && fromBehind;
     record(flip ? -normal : normal, fraction, part, index);
   }
-#endif
 
  private:
   void record(const btVector3& normal, btScalar fraction, int part, int index) {
@@ -113,6 +109,47 @@ class TriangleHits {
   int hitPart = 0;
   int hitIndex = 0;
 };
+
+// Whether testInLine answers as the library's compiled test does, bit for bit, on this build:
+// 256 rays through triangles of random shape and size (a fixed sequence), each asked both ways,
+// both flag settings, every other one through a point within 2e-4 (barycentric) of an edge,
+// either side, where the edge tolerance (-1e-4) decides; decided once.
+bool inLineTestAgrees() {
+  static const bool agrees = [] {
+    std::uint32_t seed = 0x9e3779b9u;
+    auto coordinate = [&seed] {  // m, in [-10, 10)
+      seed = seed * 1664525u + 1013904223u;
+      return btScalar(seed >> 8) * btScalar(20.0 / 16777216.0) - 10;
+    };
+    auto bits = [](btScalar value) {
+      std::uint32_t word = 0;
+      std::memcpy(&word, &value, sizeof(word));
+      return word;
+    };
+    for (int trial = 0; trial < 256; ++trial) {
+      btVector3 corner[3];
+      for (btVector3& c : corner) c.setValue(coordinate(), coordinate(), coordinate());
+      const btVector3 from(coordinate(), coordinate(), coordinate());
+      // Through a point inside the triangle, or at its first edge, on to twice as far.
+      btScalar weight[3] = {coordinate() + 10, coordinate() + 10, 0};  // in [0, 20)
+      weight[2] = trial % 4 < 2 ? coordinate() * btScalar(2e-5) * (weight[0] + weight[1])
+                                : coordinate() + 10;
+      const btScalar total = weight[0] + weight[1] + weight[2];
+      const btVector3 through =
+          (corner[0] * weight[0] + corner[1] * weight[1] + corner[2] * weight[2]) / total;
+      const btVector3 to = from + (through - from) * 2;
+      const unsigned int flags = trial % 2 == 0 ? 0u : unsigned(btTriangleRaycastCallback::kF_KeepUnflippedNormal);
+      TriangleHits inLine(from, to, flags, 1), library(from, to, flags, 1);
+      inLine.testInLine(corner, 0, trial);
+      library.testWithLibrary(corner, 0, trial);
+      if (inLine.hit != library.hit || bits(inLine.hitFraction) != bits(library.hitFraction)) return false;
+      for (int axis = 0; axis < 3; ++axis)
+        if (bits(inLine.hitNormal[axis]) != bits(library.hitNormal[axis])) return false;
+    }
+    return true;
+  }();
+  return agrees;
+}
 
 }  // namespace
 
@@ -146,6 +183,8 @@ bool readMeshTriangle(const btStridingMeshInterface& mesh, int part, int index, 
   mesh.unLockReadOnlyVertexBase(part);
   return readable;
 }
+
+bool MeshRayCache::triangleTestInLine() { return inLineTestAgrees(); }
 
 bool MeshRayCache::canCache(const btCollisionObject& object) {
   if (object.getCollisionShape()->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return false;
@@ -199,22 +238,30 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
   const CachedTriangle* triangles = this->triangles();
   const CachedVertices* keptVertices = vertices();
   const QuantizedBoxTest rayBox(rayQuantizedMin, rayQuantizedMax);
-  for (int first = 0; first < count_; first += 32) {
-    for (std::uint32_t passing = rayBox.overlapMask(leaves, first, count_); passing != 0;
-         passing &= passing - 1) {
-      const int i = first + lowestSetBit(passing);
-      const CachedLeaf& leaf = leaves[i];
-      const btVector3 bounds[2] = {bvh.unQuantize(leaf.quantizedMin), bvh.unQuantize(leaf.quantizedMax)};
-      btScalar entry = 1.0;
-      if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
-      const CachedTriangle& triangle = triangles[i];
-      const btScalar* v = keptVertices != nullptr ? keptVertices[i].vertices
-                                               : recent.vertices(index_, triangle, *shape.getMeshInterface());
-      btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
-                               btVector3(v[6], v[7], v[8])};
-      hits.test(vertices, triangle.part(), triangle.index());
+  // The leaves' walk, once for each triangle test (so that the test's choice is no branch a
+  // triangle and the in-line test stays in line).
+  auto walk = [&](auto testTriangle) {
+    for (int first = 0; first < count_; first += 32) {
+      for (std::uint32_t passing = rayBox.overlapMask(leaves, first, count_); passing != 0;
+           passing &= passing - 1) {
+        const int i = first + lowestSetBit(passing);
+        const CachedLeaf& leaf = leaves[i];
+        const btVector3 bounds[2] = {bvh.unQuantize(leaf.quantizedMin), bvh.unQuantize(leaf.quantizedMax)};
+        btScalar entry = 1.0;
+        if (!btRayAabb2(fromLocal, direction, sign, bounds, entry, 0.0f, lambdaMax)) continue;
+        const CachedTriangle& triangle = triangles[i];
+        const btScalar* v = keptVertices != nullptr ? keptVertices[i].vertices
+                                                 : recent.vertices(index_, triangle, *shape.getMeshInterface());
+        const btVector3 vertices[3] = {btVector3(v[0], v[1], v[2]), btVector3(v[3], v[4], v[5]),
+                                       btVector3(v[6], v[7], v[8])};
+        testTriangle(vertices, triangle.part(), triangle.index());
+      }
     }
-  }
+  };
+  if (inLineTestAgrees())
+    walk([&hits](const btVector3(&corner)[3], int part, int index) { hits.testInLine(corner, part, index); });
+  else
+    walk([&hits](const btVector3(&corner)[3], int part, int index) { hits.testWithLibrary(corner, part, index); });
   if (hits.hit) {
     btCollisionWorld::LocalShapeInfo shapeInfo;
     shapeInfo.m_shapePart = hits.hitPart;

@@ -17,9 +17,9 @@
 //   (a margin of kGatherSlack covers rounding), and the same two tests run here on each cached
 //   leaf. Ancestors need no test: they contain their leaves, and both tests are monotone.
 // - The triangle test is btTriangleRaycastCallback::processTriangle's arithmetic, operation for
-//   operation (in line on x86 without FMA; elsewhere Bullet's own compiled function:
-//   TriangleHits in MeshRayCache.cpp), fed the vertices exactly as the walk reads them (index
-//   and vertex types, mesh scaling).
+//   operation (in line where that agrees bit for bit with Bullet's own compiled function, which
+//   is checked once; else that function: TriangleHits in MeshRayCache.cpp), fed the vertices
+//   exactly as the walk reads them (index and vertex types, mesh scaling).
 // - Triangles come in the BVH's node order, as in the walk, and the test keeps a hit only when
 //   it is strictly closer, so ties go to the same triangle.
 // - The result goes through the same ClosestRayResultCallback::addSingleResult, with the normal
@@ -185,6 +185,10 @@ class RecentTriangles {
 class MeshRayCache {
  public:
   // The meshes this cache answers for: btBvhTriangleMeshShape with a quantised BVH.
+  // Whether the rays' triangle test runs in line on this build: only where it answers bit for
+  // bit as Bullet's compiled btTriangleRaycastCallback::processTriangle (checked once, on 256
+  // random rays and triangles); else that function is called.
+  static bool triangleTestInLine();
   static bool canCache(const btCollisionObject& object);
 
   // Storage for up to `capacity` leaves, owned by the vehicle (CacheMemory): `storage` holds

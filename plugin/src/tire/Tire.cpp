@@ -5,17 +5,13 @@
 #include <cstdio>
 #include <mutex>
 
+#include "Inline.h"
 #include "raycar/vehicle/SettingsFields.h"
 #include "tire/ArcTangent.h"
 
 // The law's two layers, slips into normalised slips (law) and those into a force
 // (combinedLaw), are one function: the solve asks for about twenty laws a car and step, and the
 // call between them passed the result through memory.
-#if defined(__GNUC__) || defined(__clang__)
-#define RAYCAR_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define RAYCAR_ALWAYS_INLINE inline
-#endif
 
 namespace raycar {
 
