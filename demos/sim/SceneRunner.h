@@ -29,7 +29,7 @@ struct TelemetryRow {
   int gear = 0;         // -1 reverse, 0 neutral, 1.. forward
   double clutch = 0;
   double steeringTorque = 0;  // N m at the steering wheel (RaycastVehicle::steeringTorque)
-  double escBrakeTorque = 0;  // N m the stability control put on a wheel this step
+  double escBrakeTorque = 0;  // N m of brake the stability control asked of a wheel this step (before ABS)
   double clutchTorque = 0;    // N m the clutch passed (engine inertia only)
   double clutchHeat = 0;      // J: the clutch's slip energy so far (engine inertia only)
   std::vector<WheelState> wheels;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "Inline.h"
+
 namespace raycar {
 namespace {
 
@@ -177,6 +179,56 @@ btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btS
   return std::max(btScalar(0), feedForward + feedback + integral);
 }
 
+RAYCAR_ALWAYS_INLINE btScalar Drivetrain::brakeWheel(Wheel& wheel, int index, btScalar pedalBrake, btScalar stabilityBrake,
+                                btScalar release, btScalar engineFeedbackPerShare, btScalar dt) {
+  const AssistSettings& assists = settings_->assists;
+  WheelState& state = wheel.state;
+  btScalar wheelBrake = pedalBrake + stabilityBrake;
+  // ABS: no more brake torque than the tire carries at the target slip, so the wheel turns at
+  // about that slip instead of locking. Traction control likewise for drive torque.
+  // The cap is the wheel's whole braking torque; the brake gives what the axle friction and
+  // engine braking already on the wheel leave of it.
+  if (assists.abs && wheelBrake > 0) {
+    // The brake works against the direction of travel. A wheel the stability control releases
+    // turns at less than the target slip by its choice, not the controller's: its integral does
+    // not rise meanwhile (asked as if the request were below the cap), or it would take back
+    // the release within its time and then overshoot the target when the release ends.
+    const btScalar travel = wheel.contact.tireContact.forwardSpeed < 0 ? btScalar(-1) : btScalar(1);
+    const btScalar requested = release > 0 ? 0 : wheelBrake + state.brakeTorque;
+    const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, travel, 0, requested, dt,
+                                         wheel.antiLockIntegral);
+    const btScalar allowed = std::max(btScalar(0), cap - state.brakeTorque);
+    // The clutch opens for ABS holding back the pedal (update()), not for a stability brake
+    // while the car coasts: its engine braking stays.
+    if (allowed < pedalBrake && wheel.settings.driving) antiLockOnDrivingWheel_ = true;
+    wheelBrake = std::min(wheelBrake, allowed);
+  } else {
+    wheel.antiLockIntegral = 0;
+  }
+  wheelBrake = std::max(btScalar(0), wheelBrake - release);
+  if (assists.tractionControl && state.driveTorque != 0) {
+    // The drive works in its torque's direction, whichever way the car rolls: a car rolling back
+    // on a hill start, driven forwards, needs its wheel ahead of the ground forwards. Taken
+    // from the travel, the target had asked for spin backwards, and capped a sedan's drive on
+    // a 15% grade to a fifth of what holds it there: it rolled back in first at full throttle.
+    const btScalar drive = driveDirection(state);
+    const auto driving = std::find(drivingWheels_.begin(), drivingWheels_.end(), index);
+    const btScalar engineFeedback =
+        driving == drivingWheels_.end()
+            ? 0
+            : drivingShares_[size_t(driving - drivingWheels_.begin())] * engineFeedbackPerShare;
+    const btScalar cap = assistTorqueCap(wheel, assists.tractionTargetSlip, drive, engineFeedback,
+                                         std::fabs(state.driveTorque) - state.brakeTorque, dt,
+                                         wheel.tractionIntegral) +
+                         state.brakeTorque;
+    state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
+  } else {
+    wheel.tractionIntegral = 0;
+  }
+  state.brakeTorque += wheelBrake;
+  return wheelBrake;
+}
+
 void Drivetrain::update(btScalar pedal, btScalar brake, const StabilityControlState& stability,
                         WheelArray& wheels, btScalar dt) {
   const VehicleSettings& settings = *settings_;
@@ -280,51 +332,40 @@ void Drivetrain::update(btScalar pedal, btScalar brake, const StabilityControlSt
     }
     engineFeedbackPerShare = output.reflectedInertia * meanShortfall / assistResponseTime(dt);
   }
-  for (Wheel& wheel : wheels) {
-    WheelState& state = wheel.state;
-    // The wheel's brake: the pedal's share, and the stability control's on the wheel it brakes.
-    btScalar wheelBrake =
-        footbrakeTorque(settings.brakes, footbrake, wheel.front, frontWheelCount_, rearWheelCount);
-    if (stability.brakedWheel == int(&wheel - wheels.begin())) wheelBrake += stability.brakeTorque;
-    // ABS: no more brake torque than the tire carries at the target slip, so the wheel turns at
-    // about that slip instead of locking. Traction control likewise for drive torque.
-    // The cap is the wheel's whole braking torque; the brake gives what the axle friction and
-    // engine braking already on the wheel leave of it. The stability control's brake goes
-    // through it as the pedal's does (one modulator for both, as in a car): added after it, a
-    // braking handling coupe's inside rear wheel, its load down to 350 N, slid at 0.23 to 0.35
-    // slip for 0.5 s against ABS's 0.1.
-    if (assists.abs && wheelBrake > 0) {
-      // The brake works against the direction of travel.
-      const btScalar travel = wheel.contact.tireContact.forwardSpeed < 0 ? btScalar(-1) : btScalar(1);
-      const btScalar cap = assistTorqueCap(wheel, -assists.absTargetSlip, travel, 0,
-                                           wheelBrake + state.brakeTorque, dt, wheel.antiLockIntegral);
-      const btScalar allowed = std::max(btScalar(0), cap - state.brakeTorque);
-      if (allowed < wheelBrake && wheel.settings.driving) antiLockOnDrivingWheel_ = true;
-      wheelBrake = std::min(wheelBrake, allowed);
-    } else {
-      wheel.antiLockIntegral = 0;
+  // Each wheel's brake: the pedal's share, and on the wheel the stability control brakes its
+  // torque too, through ABS together (one modulator for both, as in a car): added after ABS, a
+  // braking handling coupe's inside rear wheel, its load down to 350 N, slid at 0.23 to 0.35 slip
+  // for 0.5 s against ABS's 0.1. Under a hard stop ABS leaves no room on that wheel, so what it
+  // holds back of the stability control's brake comes off the brake on the other side of the
+  // wheel's axle instead, below what ABS would give that wheel, for the same yaw moment (taken
+  // off that wheel's pedal share instead, or not at all, a full pedal still far above ABS's cap
+  // left the coupe spinning as without the stability control). The braked wheel goes first, so
+  // that its partner's release is known before its partner's brakes are set.
+  auto pedalBrake = [&](const Wheel& wheel) {
+    return footbrakeTorque(settings.brakes, footbrake, wheel.front, frontWheelCount_, rearWheelCount);
+  };
+  const int braked = stability.brakedWheel;
+  int partner = -1;                 // the wheel across the braked one's axle
+  btScalar partnerRelease = 0;      // N m off the partner's brake
+  if (braked >= 0 && size_t(braked) < wheels.size()) {
+    Wheel& wheel = wheels[size_t(braked)];
+    const btScalar pedal = pedalBrake(wheel);
+    const btScalar applied =
+        brakeWheel(wheel, braked, pedal, stability.brakeTorque, 0, engineFeedbackPerShare, dt);
+    const btScalar heldBack = std::min(stability.brakeTorque, pedal + stability.brakeTorque - applied);
+    for (size_t i = 0; i < wheels.size() && heldBack > 0; ++i) {
+      const Wheel& other = wheels[i];
+      if (other.axleSlot != wheel.axleSlot || other.leftPosition * wheel.leftPosition >= 0) continue;
+      partner = int(i);
+      partnerRelease = heldBack * std::fabs(wheel.leftPosition / other.leftPosition);
+      break;
     }
-    if (assists.tractionControl && state.driveTorque != 0) {
-      // The drive works in its torque's direction, whichever way the car rolls: a car rolling back
-      // on a hill start, driven forwards, needs its wheel ahead of the ground forwards. Taken
-      // from the travel, the target had asked for spin backwards, and capped a sedan's drive on
-      // a 15% grade to a fifth of what holds it there: it rolled back in first at full throttle.
-      const btScalar drive = driveDirection(state);
-      const int index = int(&wheel - wheels.begin());
-      const auto driving = std::find(drivingWheels_.begin(), drivingWheels_.end(), index);
-      const btScalar engineFeedback =
-          driving == drivingWheels_.end()
-              ? 0
-              : drivingShares_[size_t(driving - drivingWheels_.begin())] * engineFeedbackPerShare;
-      const btScalar cap = assistTorqueCap(wheel, assists.tractionTargetSlip, drive, engineFeedback,
-                                           std::fabs(state.driveTorque) - state.brakeTorque, dt,
-                                           wheel.tractionIntegral) +
-                           state.brakeTorque;
-      state.driveTorque = std::clamp(state.driveTorque, -cap, cap);
-    } else {
-      wheel.tractionIntegral = 0;
-    }
-    state.brakeTorque += wheelBrake;
+  }
+  for (size_t i = 0; i < wheels.size(); ++i) {
+    if (int(i) == braked) continue;
+    Wheel& wheel = wheels[i];
+    brakeWheel(wheel, int(i), pedalBrake(wheel), 0, int(i) == partner ? partnerRelease : 0,
+               engineFeedbackPerShare, dt);
   }
 }
 

@@ -113,6 +113,11 @@ class Drivetrain {
   btScalar assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btScalar direction,
                            btScalar engineFeedback, btScalar requested, btScalar dt,
                            btScalar& integral) const;
+  // Wheel `index`'s brake (the pedal's share and the stability control's, N m) through ABS,
+  // less `release` (N m the stability control takes off it), and its drive through traction
+  // control; adds the brake to its brakeTorque and returns it (N m).
+  btScalar brakeWheel(Wheel& wheel, int index, btScalar pedalBrake, btScalar stabilityBrake,
+                      btScalar release, btScalar engineFeedbackPerShare, btScalar dt);
   // rad/s: how far `wheel`'s spin is short of the one at `slipRatio` in `direction`, in the
   // sense its torque works (drive: slower than the target; brake: faster).
   static btScalar assistShortfall(const Wheel& wheel, btScalar slipRatio, btScalar direction);
