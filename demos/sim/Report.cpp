@@ -185,6 +185,16 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
   if (scene.hasParkingSpace)
     rectangles.push_back({scene.parkingSpace[0], scene.parkingSpace[1], scene.parkingSpace[2], scene.parkingSpace[3], "#2ca02c"});
   std::vector<Series> loads, slips, angles, temperatures, moments;
+  // Slip ratios are drawn within +-kSlipPlotLimit: a locked wheel's -1 and a spinning one's
+  // first metres show, where a wheel spun up from standstill (its ratio over a road speed near
+  // the tire's epsilon, 50 at the handling scene's start) had flattened every other line.
+  constexpr double kSlipPlotLimit = 1.2;
+  bool slipsClipped = false;
+  for (std::vector<double>& wheelSlips : slip)
+    for (double& value : wheelSlips) {
+      if (std::fabs(value) > kSlipPlotLimit) slipsClipped = true;
+      value = std::clamp(value, -kSlipPlotLimit, kSlipPlotLimit);
+    }
   for (int w = 0; w < wheels; ++w) {
     const std::string name = "wheel " + std::to_string(w + 1);
     loads.push_back({name, kColours[w % 8], time, load[w]});
@@ -216,7 +226,7 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
        << plot("Speed", "time (s)", "km/h", {{"speed", "#1f77b4", time, speed}})
        << plot("Engine", "time (s)", "rev/min", {{"engine rpm", "#d62728", time, rpm}})
        << plot("Gear", "time (s)", "gear", {{"gear (-1 reverse)", "#2ca02c", time, gear}})
-       << plot("Wheel loads", "time (s)", "N", loads) << plot("Slip ratios", "time (s)", "s", slips)
+       << plot("Wheel loads", "time (s)", "N", loads) << plot(slipsClipped ? "Slip ratios (drawn within -1.2 to 1.2)" : "Slip ratios", "time (s)", "s", slips)
        << plot("Slip angles", "time (s)", "deg", angles);
   if (thermal) html << plot("Tire temperatures", "time (s)", "C", temperatures);
   if (feel)
