@@ -357,7 +357,9 @@ void Drivetrain::update(btScalar pedal, btScalar brake, const StabilityControlSt
       const Wheel& other = wheels[i];
       if (other.axleSlot != wheel.axleSlot || other.leftPosition * wheel.leftPosition >= 0) continue;
       partner = int(i);
-      partnerRelease = heldBack * std::fabs(wheel.leftPosition / other.leftPosition);
+      // The same yaw moment: a brake torque T at radius R pushes T / R at its wheel's offset l.
+      partnerRelease = heldBack * std::fabs(wheel.leftPosition / other.leftPosition) *
+                       (other.settings.radius / wheel.settings.radius);
       break;
     }
   }
