@@ -112,8 +112,9 @@ class TriangleHits {
 
 // Whether testInLine answers as the library's compiled test does, bit for bit, on this build:
 // 256 rays through triangles of random shape and size (a fixed sequence), each asked both ways,
-// both flag settings, every other one through a point within 2e-4 (barycentric) of an edge,
-// either side, where the edge tolerance (-1e-4) decides; decided once.
+// under each flag the test reads (none, back faces filtered, normal kept unflipped), every other
+// one through a point within 2e-4 (barycentric) of an edge, either side, where the edge
+// tolerance (-1e-4) decides; decided once.
 bool inLineTestAgrees() {
   static const bool agrees = [] {
     std::uint32_t seed = 0x9e3779b9u;
@@ -138,7 +139,9 @@ bool inLineTestAgrees() {
       const btVector3 through =
           (corner[0] * weight[0] + corner[1] * weight[1] + corner[2] * weight[2]) / total;
       const btVector3 to = from + (through - from) * 2;
-      const unsigned int flags = trial % 2 == 0 ? 0u : unsigned(btTriangleRaycastCallback::kF_KeepUnflippedNormal);
+      const unsigned int flagChoices[3] = {0u, unsigned(btTriangleRaycastCallback::kF_FilterBackfaces),
+                                           unsigned(btTriangleRaycastCallback::kF_KeepUnflippedNormal)};
+      const unsigned int flags = flagChoices[trial % 3];
       TriangleHits inLine(from, to, flags, 1), library(from, to, flags, 1);
       inLine.testInLine(corner, 0, trial);
       library.testWithLibrary(corner, 0, trial);

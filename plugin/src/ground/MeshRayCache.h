@@ -185,11 +185,11 @@ class RecentTriangles {
 class MeshRayCache {
  public:
   // The meshes this cache answers for: btBvhTriangleMeshShape with a quantised BVH.
+  static bool canCache(const btCollisionObject& object);
   // Whether the rays' triangle test runs in line on this build: only where it answers bit for
   // bit as Bullet's compiled btTriangleRaycastCallback::processTriangle (checked once, on 256
   // random rays and triangles); else that function is called.
   static bool triangleTestInLine();
-  static bool canCache(const btCollisionObject& object);
 
   // Storage for up to `capacity` leaves, owned by the vehicle (CacheMemory): `storage` holds
   // their boxes, then their triangles, then, with `keepVertices`, their vertices; without, the

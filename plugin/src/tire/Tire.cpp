@@ -9,10 +9,6 @@
 #include "raycar/vehicle/SettingsFields.h"
 #include "tire/ArcTangent.h"
 
-// The law's two layers, slips into normalised slips (law) and those into a force
-// (combinedLaw), are one function: the solve asks for about twenty laws a car and step, and the
-// call between them passed the result through memory.
-
 namespace raycar {
 
 btScalar slipRatio(btScalar forwardSpeed, btScalar surfaceSpeed, btScalar epsilon) {
@@ -71,6 +67,9 @@ btScalar SlipCurveTire::slipStiffness(const TireContact& contact, bool longitudi
   return contact.friction * contact.normalLoad * curve.evaluate(0).slope;
 }
 
+// The law's two layers, slips into normalised slips (law) and those into a force
+// (combinedLaw), are one function: the solve asks for about twenty laws a car and step, and the
+// call between them passed the result through memory.
 template <bool kLongitudinal>
 RAYCAR_ALWAYS_INLINE FrictionLaw SlipCurveTire::combinedLaw(btScalar sigmaX, btScalar sigmaY, btScalar scale) const {
   // sigma = (s, tan alpha); the normalised slips n = (s / s_peak, alpha / alpha_peak), rho = |n|.

@@ -179,8 +179,9 @@ btScalar Drivetrain::assistTorqueCap(const Wheel& wheel, btScalar slipRatio, btS
   return std::max(btScalar(0), feedForward + feedback + integral);
 }
 
-RAYCAR_ALWAYS_INLINE btScalar Drivetrain::brakeWheel(Wheel& wheel, int index, btScalar pedalBrake, btScalar stabilityBrake,
-                                btScalar release, btScalar engineFeedbackPerShare, btScalar dt) {
+RAYCAR_ALWAYS_INLINE btScalar Drivetrain::brakeWheel(Wheel& wheel, int index, btScalar pedalBrake,
+                                                     btScalar stabilityBrake, btScalar release,
+                                                     btScalar engineFeedbackPerShare, btScalar dt) {
   const AssistSettings& assists = settings_->assists;
   WheelState& state = wheel.state;
   btScalar wheelBrake = pedalBrake + stabilityBrake;
@@ -332,15 +333,15 @@ void Drivetrain::update(btScalar pedal, btScalar brake, const StabilityControlSt
     }
     engineFeedbackPerShare = output.reflectedInertia * meanShortfall / assistResponseTime(dt);
   }
-  // Each wheel's brake: the pedal's share, and on the wheel the stability control brakes its
-  // torque too, through ABS together (one modulator for both, as in a car): added after ABS, a
-  // braking handling coupe's inside rear wheel, its load down to 350 N, slid at 0.23 to 0.35 slip
-  // for 0.5 s against ABS's 0.1. Under a hard stop ABS leaves no room on that wheel, so what it
-  // holds back of the stability control's brake comes off the brake on the other side of the
-  // wheel's axle instead, below what ABS would give that wheel, for the same yaw moment (taken
-  // off that wheel's pedal share instead, or not at all, a full pedal still far above ABS's cap
-  // left the coupe spinning as without the stability control). The braked wheel goes first, so
-  // that its partner's release is known before its partner's brakes are set.
+  // Each wheel's brake: the pedal's share, plus the stability control's torque on the wheel it
+  // brakes, through ABS together (one modulator for both, as in a car). Added after ABS, the
+  // stability control's torque locked its wheel: a braking handling coupe's inside rear wheel,
+  // its load down to 350 N, slid at 0.23 to 0.35 slip for 0.5 s against ABS's 0.1.
+  // Under a hard stop ABS leaves no room on that wheel, so what ABS holds back of the stability
+  // control's torque comes off the brake across the wheel's axle instead, below what ABS gives
+  // that wheel, for the same yaw moment. (Without it a full pedal, far above ABS's cap, left the
+  // coupe spinning as if the stability control were off.) The braked wheel goes first, so that
+  // the release is known before the wheel across is braked.
   auto pedalBrake = [&](const Wheel& wheel) {
     return footbrakeTorque(settings.brakes, footbrake, wheel.front, frontWheelCount_, rearWheelCount);
   };
