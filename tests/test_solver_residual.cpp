@@ -285,6 +285,15 @@ double largestDifference(const std::vector<double>& a, const std::vector<double>
 }
 
 
+// A vehicle's settings with its sweeps run until nothing moves: a tolerance of 1 mN, up to 64
+// sweeps (the reference the default solve is compared with).
+VehicleSettings solvedToConvergence(const RaycastVehicle& vehicle) {
+  VehicleSettings converged = vehicle.settings();
+  converged.solver.tolerance = 1e-3f;
+  converged.solver.iterations = 64;
+  return converged;
+}
+
 // Steps a rig's vehicle and, from the very state it begins its step in, two more vehicles on the
 // same chassis: one with the same settings (which must repeat it bit for bit: the comparison's
 // own check) and one whose sweeps run until nothing moves.
@@ -355,10 +364,7 @@ TEST_CASE("the solve stops with its forces within its tolerance of the converged
       };
     RoadRig rig(spec);
     rig.hold(0.5);  // the spawn's settling
-    VehicleSettings converged = rig.vehicle().settings();
-    converged.solver.tolerance = 1e-3f;
-    converged.solver.iterations = 64;
-    SideBySide sideBySide(rig, converged);
+    SideBySide sideBySide(rig, solvedToConvergence(rig.vehicle()));
     const btScalar tolerance = rig.vehicle().settings().solver.tolerance;
     const double weight = 9.81 / rig.chassis().getInvMass();  // N
     int steps = 0, repeated = 0, farOff = 0;
@@ -391,6 +397,58 @@ TEST_CASE("the solve stops with its forces within its tolerance of the converged
   }
 }
 
+// What a step that stops at the cap of sweeps claims: its forces are still more than the
+// tolerance from where the sweeps are going. Here the same step is solved again from the same
+// state with 64 sweeps (SideBySide), and each step the default solve reports unconverged must be
+// more than the tolerance from it. The stop test had measured each sweep by the largest single
+// move of a row within it: a wheel on its bump stop at the friction ellipse has its longitudinal
+// row moved onto its law by the longitudinal pass and back onto the ellipse by the lateral pass,
+// every sweep, so steps whose forces were the 64-sweep solve's to the last bit swept to the cap
+// and reported themselves unconverged: the coupe 112 of 720 steps of this manoeuvre, the jeep 8,
+// the truck 6, the parking car 7 (every one within the tolerance, most at 0 N). The stop test now
+// takes the change from where a whole sweep leaves the rows (ContactSolver::solve). What is left
+// unconverged (the sedan's 2 steps, 1.3 N and more off) is real.
+TEST_CASE("a step is reported unconverged only while its forces are still off") {
+  // Launch for 3 s, then the full brake and full lock: loads thrown onto the outer wheels'
+  // bump stops, at the friction ellipse, under ABS.
+  auto launchThenBrakeInTurn = [](RoadRig& rig) {
+    DriverInput input;
+    if (rig.time() < 3) {
+      input.pedal = 1;
+    } else {
+      input.brake = 1;
+      input.steer = 1;
+    }
+    return input;
+  };
+  for (const char* vehicle : {"sedan", "coupe", "jeep", "truck", "parking_car"}) {
+    CAPTURE(std::string(vehicle));
+    RoadSpec spec;
+    spec.vehicle = vehicle;
+    RoadRig rig(spec);
+    rig.hold(0.5);  // the spawn's settling
+    SideBySide sideBySide(rig, solvedToConvergence(rig.vehicle()));
+    const btScalar tolerance = rig.vehicle().settings().solver.tolerance;  // N
+    int steps = 0, unconverged = 0, unconvergedWithinTolerance = 0;
+    bool stepped = false;
+    rig.run(6, [&](RoadRig& road) {
+      if (stepped) {
+        ++steps;
+        if (!road.vehicle().solveReport().converged) {
+          ++unconverged;
+          unconvergedWithinTolerance +=
+              largestDifference(wheelForces(road.vehicle()), wheelForces(sideBySide.reference())) <= tolerance;
+        }
+      }
+      stepped = true;
+      return launchThenBrakeInTurn(road);
+    });
+    CAPTURE(steps);
+    CAPTURE(unconverged);
+    CHECK(unconvergedWithinTolerance == 0);
+  }
+}
+
 // A differential's row against the tires it couples: a locked axle in a steady turn drags its
 // inner wheel and pushes its outer one, and the tires take back every turn the row gives the
 // wheels. Solved once a sweep on the wheels' own spin inertia, the row crept: with 64 sweeps
@@ -415,10 +473,7 @@ TEST_CASE("a locked axle in a steady turn: solves given the sweeps converge to 1
     RoadRig rig(spec);
     rig.hold(0.5);
     REQUIRE(rig.vehicle().settings().differentials.size() == 1);
-    VehicleSettings converged = rig.vehicle().settings();
-    converged.solver.tolerance = 1e-3f;
-    converged.solver.iterations = 64;
-    SideBySide sideBySide(rig, converged);
+    SideBySide sideBySide(rig, solvedToConvergence(rig.vehicle()));
     std::vector<double> errors;  // N: the default solve's largest force difference, reported
     int steps = 0;
     rig.run(10, [&](RoadRig& road) {

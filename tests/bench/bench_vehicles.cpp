@@ -283,11 +283,14 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
   double seconds = 0;
   double frameSeconds = 0;
   long sweeps = 0;  // the contact solves' Gauss-Seidel sweeps, lone raycar cars
+  long unconverged = 0;  // their solves that stopped at the cap of sweeps
   for (int i = 0; i < steps; ++i) {
     seconds += fleet.step();
     frameSeconds += fleet.lastFrameSeconds();
-    for (int c = 0; c < fleet.loneRaycarCount(); ++c)
+    for (int c = 0; c < fleet.loneRaycarCount(); ++c) {
       sweeps += fleet.raycar(c).solveReport().sweeps;
+      unconverged += !fleet.raycar(c).solveReport().converged;
+    }
     if (kind == "rays4") seconds += castFloorRays(world, fleet);
   }
   // A car that left the terrain falls, costing next to nothing: such a figure means nothing.
@@ -320,9 +323,10 @@ int profile(const std::string& kind, int vehicles, int steps, btScalar cell) {
         kind.c_str(), vehicles, steps, seconds / steps / vehicles * 1e6,
         frameSeconds / steps / vehicles * 1e6, heightSum / fleet.count());
   if (fleet.cachedTriangles() > 0)
-    print("cached mesh triangles: %.1f per car; heap: %.0f bytes per car; %.2f solver sweeps per step\n",
+    print("cached mesh triangles: %.1f per car; heap: %.0f bytes per car; %.2f solver sweeps per step, "
+          "%ld steps unconverged\n",
           double(fleet.cachedTriangles()) / fleet.count(), bytesPerVehicle(fleetKind(kind), 100),
-          double(sweeps) / steps / fleet.count());
+          double(sweeps) / steps / fleet.count(), unconverged);
   if (fleetKind(kind) == FleetKind::RaycarGroup || fleetKind(kind) == FleetKind::RaycarGroupGameJobs)
     print("heap: %.0f bytes per car in a group\n", bytesPerVehicle(FleetKind::RaycarGroup, 100));
   return 0;

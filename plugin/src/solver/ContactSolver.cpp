@@ -111,6 +111,7 @@ ContactSolver::Scratch& ContactSolver::threadScratch(size_t wheelCount) {
     scratch.spinResponses.resize(wheelCount);
     scratch.lockedCoupling.resize(wheelCount);
     scratch.solvedAsOne.resize(wheelCount);
+    scratch.sweepStart.resize(wheelCount);
   }
   // At most one ground body per wheel: groundBodies() then never grows within a step.
   if (scratch.groundBodies.capacity() < wheelCount) scratch.groundBodies.reserve(wheelCount);
@@ -235,7 +236,8 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
   report_ = SolveReport{};
   btScalar previousChange = 0;  // N s: the largest change of the sweep before
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
-    btScalar largestChange = 0;
+    recordSweepStart(contacts, couplings);
+    btScalar largestChange = 0;  // N s: the largest single move of a row within this sweep
     auto track = [&largestChange](btScalar before, btScalar after) {
       largestChange = std::max(largestChange, std::fabs(after - before));
     };
@@ -353,28 +355,37 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
       track(before, coupling.impulse);
     }
     // How far the impulses still are from where further sweeps would take them. The sweeps
-    // contract: each shrinks the largest change by about rho = this change / the last one, and
-    // the changes still to come then add up to at most change x rho / (1 - rho) (the geometric
-    // series). From a warm start rho is about 0.07 (the bench's median), so a sweep that changes
-    // a row by 10 N leaves it within about 1 N; waiting for the change itself to fall below the
-    // tolerance took a sweep more (3.5 sweeps a step on the bench against 2.5). rho comes from
-    // two sweeps only, so it is trusted within limits: below kSlowestTrustedContraction (1/2,
-    // slow or no contraction) the change itself is the estimate, as after the first sweep; and
-    // it is taken as at least kFastestTrustedContraction (0.05), so that a first sweep that
-    // absorbed a landing's kilonewtons cannot make a second sweep's 50 N change look converged:
-    // a converged step's last change is at most 19 x the tolerance. Sticking rows, brakes that
-    // hold or let go and the tire laws' curvature make the sweeps only nearly a contraction, so
-    // the estimate is a guess rather than a bound; test_solver_residual.cpp measures the forces
-    // it stops at against converged solves.
+    // contract: each shrinks the change by about rho = this sweep's largest move / the last
+    // one's, and the changes still to come then add up to at most change x rho / (1 - rho) (the
+    // geometric series). From a warm start rho is about 0.07 (the bench's median), so a sweep that
+    // changes a row by 10 N leaves it within about 1 N; waiting for the change itself to fall
+    // below the tolerance took a sweep more (3.5 sweeps a step on the bench against 2.5). rho
+    // comes from two sweeps only, so it is trusted within limits: below
+    // kSlowestTrustedContraction (1/2, slow or no contraction) the change itself is the estimate,
+    // as after the first sweep; and it is taken as at least kFastestTrustedContraction (0.05), so
+    // that a first sweep that absorbed a landing's kilonewtons cannot make a second sweep's 50 N
+    // change look converged: a converged step's last change is at most 19 x the tolerance.
+    // Sticking rows, brakes that hold or let go and the tire laws' curvature make the sweeps only
+    // nearly a contraction, so the estimate is a guess rather than a bound;
+    // test_solver_residual.cpp measures the forces it stops at against converged solves.
+    // The rate comes from the moves within the sweeps, the change from where the whole sweep
+    // left the rows (sweepChange). A row moved and moved back within one sweep (a wheel on its
+    // bump stop at the friction ellipse: its longitudinal row onto its law, then back onto the
+    // ellipse by its lateral row) is where every further sweep leaves it too; counted as a
+    // change, it kept such steps sweeping to the cap and reporting themselves unconverged. The
+    // moves still give the rate where a sweep undoes the last one's overshoot (the engine's
+    // shared spin, solveSharedSpin): that second sweep's change then reads as no contraction of
+    // the first's small net change, though its moves shrank as fast as ever.
+    const btScalar change = sweepChange(contacts, couplings);
     const btScalar contraction = std::max(
         kFastestTrustedContraction,
         iteration > 0 && previousChange > 0 ? largestChange / previousChange : btScalar(1));
     const btScalar remaining = contraction < kSlowestTrustedContraction
-                                   ? largestChange * contraction / (1 - contraction)
-                                   : largestChange;
+                                   ? change * contraction / (1 - contraction)
+                                   : change;
     previousChange = largestChange;
     report_.sweeps = iteration + 1;
-    report_.residual = largestChange / dt;
+    report_.residual = change / dt;
     report_.estimatedError = remaining / dt;
     // Decided on the figure reported, so that converged == (estimatedError <= tolerance) holds.
     report_.converged = report_.estimatedError <= settings.tolerance;
@@ -395,6 +406,31 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
   expectsVelocity_ = true;
   addPredicted(chassis, -1);
   for (SolverBody& ground : scratch_->groundBodies) addPredicted(ground, -1);
+}
+
+inline void ContactSolver::recordSweepStart(const WheelContacts& contacts,
+                                            std::vector<SpinCoupling>& couplings) {
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    const WheelContact& contact = contacts[i];
+    scratch_->sweepStart[i] = {contact.normalImpulse(), contact.longitudinalImpulse,
+                               contact.lateralImpulse};
+  }
+  for (SpinCoupling& coupling : couplings) coupling.sweepStartImpulse = coupling.impulse;
+}
+
+inline btScalar ContactSolver::sweepChange(const WheelContacts& contacts,
+                                           const std::vector<SpinCoupling>& couplings) const {
+  btScalar largest = 0;
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    const WheelContact& contact = contacts[i];
+    const SweepStart& start = scratch_->sweepStart[i];
+    largest = std::max({largest, std::fabs(contact.normalImpulse() - start.normal),
+                        std::fabs(contact.longitudinalImpulse - start.longitudinal),
+                        std::fabs(contact.lateralImpulse - start.lateral)});
+  }
+  for (const SpinCoupling& coupling : couplings)
+    largest = std::max(largest, std::fabs(coupling.impulse - coupling.sweepStartImpulse));
+  return largest;
 }
 
 inline void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,

@@ -155,6 +155,7 @@ struct SpinCoupling {
   int wheelB = 0;
   btScalar limit = 0;
   btScalar impulse = 0;  // N m s from B to A: the result, and the next step's start (state)
+  btScalar sweepStartImpulse = 0;  // N m s: `impulse` as the solve's current sweep began (scratch)
 };
 
 // The driving wheels' spins tied through a locked clutch to the engine's inertia: the engine
@@ -370,6 +371,17 @@ class ContactSolver {
                                     btScalar brakeLimit, btScalar radius);
   // The wheel's spin without its brake and friction impulses of this step (drive torque only).
   inline btScalar freeSpin(const WheelContact& contact) const;
+  // A contact's impulses as a sweep began (N s), and how far the whole sweep moved them:
+  // where the stop test takes the sweeps' change from (solve()).
+  struct SweepStart {
+    btScalar normal;
+    btScalar longitudinal;
+    btScalar lateral;
+  };
+  inline void recordSweepStart(const WheelContacts& contacts, std::vector<SpinCoupling>& couplings);
+  // N s: the largest change of any contact's or coupling's impulse since recordSweepStart.
+  inline btScalar sweepChange(const WheelContacts& contacts,
+                              const std::vector<SpinCoupling>& couplings) const;
   // A friction row's tire law, evaluated at `slip` when the row's contact speed was `speed`.
   struct RowTrial {
     FrictionLaw law;
@@ -429,6 +441,7 @@ class ContactSolver {
     std::vector<int> lockedCoupling;
     // per coupling (at most one per contact), this sweep: solved with its wheels as one spin
     std::vector<char> solvedAsOne;
+    std::vector<SweepStart> sweepStart;  // per contact: its impulses as this sweep began
   };
   static Scratch& threadScratch(size_t wheelCount);
   Scratch* scratch_ = nullptr;     // this step's (beginStep)
