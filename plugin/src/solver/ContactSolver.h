@@ -414,6 +414,19 @@ class ContactSolver {
   // where the pass left them, through the spin they share behind a locked clutch (the engine's
   // coupling); returns the largest change of an impulse (N s).
   btScalar solveSharedSpin(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);
+  // One Newton step of every free lateral row together (solveLateralTogether's comment says why);
+  // returns the largest change of an impulse (N s).
+  btScalar solveLateralTogether(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);
+  // The rows a joint Newton step takes at most, and that step: S d = h for the symmetric positive
+  // definite S in `joint` (overwritten by its Cholesky factor) and h in `wanted` (overwritten by
+  // d). False, with nothing solved, where S is not positive definite.
+  static constexpr int kMaxJointRows = 8;
+  // Commits a joint step: wheel wheels[a]'s `impulse` (its longitudinal or lateral one) moved by
+  // steps[a] (N s), through the friction ellipse. Returns the largest change (N s).
+  btScalar commitJointStep(SolverBody& chassis, const WheelContacts& contacts, const int* wheels,
+                           const btScalar* steps, int n, btScalar WheelContact::*impulse);
+  static bool solveJointStep(btScalar (&joint)[kMaxJointRows][kMaxJointRows],
+                             btScalar (&wanted)[kMaxJointRows], int n);
   // The pair of friction impulses after the friction ellipse (or the handbrake's box).
   struct FrictionPair {
     btScalar longitudinal;
