@@ -193,6 +193,52 @@ TEST_CASE("shift dwell: after an upshift, a downshift waits shiftDwell seconds")
   CHECK(downshiftStep * kStep <= 0.5 + 2 * kStep);
 }
 
+// The box reads the road speed from the touching wheels' contact speeds, and a wheel landing on
+// the steep face of a bump reads a fraction of the car's speed for a step (the offroad scene's
+// jeep at 9 m/s in second: 1442 rev/min between steps of 1982, and -316; each time it dropped to
+// first and ran to its rev limit). A dip shorter than 0.1 s does not shift; a road speed that
+// stays below the shift-down speed shifts down after 0.1 s, to the step.
+TEST_CASE("a road speed that dips below shift-down for less than 0.1 s does not shift down") {
+  struct Case {
+    double step;          // s
+    int dipSteps;         // steps the road speed reads below shift-down
+    bool shiftsDown;
+  };
+  const Case cases[] = {
+      {1.0 / 120, 1, false}, {1.0 / 120, 11, false}, {1.0 / 120, 12, true}, {1.0 / 120, 40, true},
+      {1.0 / 60, 1, false},  {1.0 / 60, 5, false},   {1.0 / 60, 6, true},
+      {1.0 / 30, 1, false},  {1.0 / 30, 2, false},   {1.0 / 30, 3, true},
+  };
+  for (const Case& test : cases) {
+    CAPTURE(test.step);
+    CAPTURE(test.dipSteps);
+    Bench bench;
+    Powertrain powertrain(bench.engine, bench.gearbox);
+    const btScalar step = btScalar(test.step);
+    auto spinAt = [&](double rpm, int gear) {
+      return btScalar(rpm / (kRpmPerRadPerSecond * bench.gearbox.gears[size_t(gear)] * bench.gearbox.finalDrive));
+    };
+    PowertrainInput input = heldInput(0.5f, 0);
+    for (int i = 0; i < int(0.5 / test.step); ++i) powertrain.update(input, step);
+    input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = spinAt(5200, kFirstGear);
+    for (int i = 0; i < 2; ++i) powertrain.update(input, step);
+    REQUIRE(powertrain.state().gear == kFirstGear + 1);
+    // Cruising in second at 2500 rev/min, past the shift dwell, the clutch closed.
+    input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = spinAt(2500, kFirstGear + 1);
+    for (int i = 0; i < int(2 / test.step); ++i) powertrain.update(input, step);
+    REQUIRE(powertrain.state().gear == kFirstGear + 1);
+    REQUIRE(powertrain.state().clutch == 1);
+    // The dip: 1500 rev/min of road speed, the wheels still turning at the car's speed.
+    input.roadWheelSpin = spinAt(1500, kFirstGear + 1);
+    int gearAfterDip = 0;
+    for (int i = 0; i < test.dipSteps; ++i) {
+      powertrain.update(input, step);
+      gearAfterDip = powertrain.state().gear;
+    }
+    CHECK(gearAfterDip == (test.shiftsDown ? kFirstGear : kFirstGear + 1));
+  }
+}
+
 TEST_CASE("wheelspin does not shift: the automatic box shifts on road speed") {
   // Driving wheels spinning at 150 rad/s (17 000 rpm through first) while the car rolls at a
   // road speed worth 1 000 rpm: the box stays in first, and the engine turns with the wheels.

@@ -136,8 +136,9 @@ constexpr size_t kStateHeaderBytes = 4 + 2 + 1 + 1 + 4 + 4 + 4 + 4;
 // 2: the stick anchors' expected chassis velocity; 3: the time the car has stood still, and the
 // vehicle's layout in the header; 5: whether ABS held back a driving wheel's brake in the last step
 // (Drivetrain: the clutch stays open while it does); 6: each limited-slip, Torsen or locked
-// differential's last impulse, which the next solve starts from
-constexpr std::uint16_t kStateVersion = 6;
+// differential's last impulse, which the next solve starts from; 7: how long the automatic
+// gearbox's road speed has stayed below its shift-down speed
+constexpr std::uint16_t kStateVersion = 7;
 
 std::uint32_t stateChecksum(const std::uint8_t* data, size_t size);  // FNV-1a
 // Fills the header of `buffer` (whose first kStateHeaderBytes are reserved) for the payload

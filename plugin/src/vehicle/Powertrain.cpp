@@ -11,6 +11,13 @@ constexpr btScalar kRolling = 1;  // rev/min of the wheels: rolling, not creepin
 // s: how long the road speed must have stopped gaining before the box looks at the next gear's
 // force (Powertrain::nextGearPullsHarder); a car still accelerating keeps the seed's shift point.
 constexpr btScalar kHeldSpeedTime = 1;
+// s: how long the road speed must stay below the shift-down speed before the box shifts down.
+// It is read from the touching wheels' contact speeds, and a wheel landing on the steep face of a
+// bump reads a fraction of the car's speed, or less than none, for a step: the offroad scene's
+// jeep at 9 m/s in second read 1442 rev/min between steps of 1982, and -316 between 1796s, and
+// each time the box dropped to first and the engine ran to its 5000 rev/min limit. A shift
+// controller does not act on one reading; a tenth of a second is 12 steps at 1/120 s, 3 at 1/30.
+constexpr btScalar kShiftDownConfirmTime = btScalar(0.1);
 constexpr btScalar kLockingSlip = btScalar(0.5);  // rad/s (5 rpm) at the clutch
 }  // namespace
 
@@ -118,10 +125,13 @@ void Powertrain::shiftAutomatically(btScalar roadRpm, bool standing, btScalar th
   const bool upAllowed = lastShiftDirection_ >= 0 || sinceShift_ >= gearbox_.shiftDwell;
   const bool downAllowed = lastShiftDirection_ <= 0 || sinceShift_ >= gearbox_.shiftDwell;
   const bool speedHeld = heldSpeedTime_ >= kHeldSpeedTime;
+  // (Half a step's slack: three steps of 1/30 s add up to a little under 0.1 s in floats.)
+  belowShiftDownTime_ = roadRpm < gearbox_.shiftDownRpm ? belowShiftDownTime_ + dt : 0;
+  const bool belowShiftDown = belowShiftDownTime_ >= kShiftDownConfirmTime - btScalar(0.5) * dt;
   if (state_.gear < lastGear && upAllowed && clutchClosed &&
       (roadRpm > gearbox_.shiftUpRpm || (speedHeld && nextGearPullsHarder(roadRpm, throttle)))) {
     shift(state_.gear + 1);
-  } else if (roadRpm < gearbox_.shiftDownRpm && downAllowed && (clutchClosed || throttle == 0)) {
+  } else if (belowShiftDown && downAllowed && (clutchClosed || throttle == 0)) {
     // Seed 001 steps down to neutral. From first only once the car has stopped (its wheels
     // slower than gear_dir_switch_RPM) with the throttle closed: below its shift-down speed in
     // first, a car lifting off had gone to neutral and back to first with every touch of the

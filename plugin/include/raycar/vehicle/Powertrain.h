@@ -162,6 +162,7 @@ class Powertrain {
     archive.flag(state_.stalled);
     archive.scalar(highestRoadRpm_, 0);
     archive.scalar(heldSpeedTime_, 0, BT_LARGE_FLOAT);
+    archive.scalar(belowShiftDownTime_, 0, BT_LARGE_FLOAT);
   }
   // Total ratio engine : wheel in the current gear (gear x final drive); 0 in neutral.
   btScalar totalRatio() const;
@@ -203,6 +204,7 @@ class Powertrain {
   int lastShiftDirection_ = 0;  // +1 up, -1 down
   btScalar highestRoadRpm_ = 0;  // rev/min: the road speed through this gear, its highest so far
   btScalar heldSpeedTime_ = 0;   // s under throttle without gaining 1% on highestRoadRpm_
+  btScalar belowShiftDownTime_ = 0;  // s the road speed has stayed below the shift-down speed
   // Without engine inertia, update()'s engine speed from the wheels' (rev/min), and a torque at
   // the crankshaft through the clutch and gearing to the wheels (N m): one formula for update()
   // and driveTorqueAtWheelSpin.
