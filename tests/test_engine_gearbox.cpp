@@ -239,6 +239,67 @@ TEST_CASE("a road speed that dips below shift-down for less than 0.1 s does not 
   }
 }
 
+// Each gear's road speed starts its own count: a low reading that persists takes the box down one
+// gear after 0.1 s and the next after 0.1 s more, not the whole way at once; and a reading back
+// above the shift-down speed between two dips starts the count over.
+TEST_CASE("the downshift's 0.1 s count starts over in each gear and after a normal reading") {
+  Bench bench;
+  Powertrain powertrain(bench.engine, bench.gearbox);
+  auto spinAt = [&](double rpm, int gear) {
+    return btScalar(rpm / (kRpmPerRadPerSecond * bench.gearbox.gears[size_t(gear)] * bench.gearbox.finalDrive));
+  };
+  PowertrainInput input = heldInput(0, 0);
+  input.pedal = 0.5f;
+  runSteps(powertrain, input, 60);
+  for (int gear = kFirstGear; gear < kFirstGear + 2; ++gear) {  // up to third
+    input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = spinAt(5200, gear);
+    runSteps(powertrain, input, 60);
+  }
+  REQUIRE(powertrain.state().gear == kFirstGear + 2);
+  input.pedal = 0;  // coasting: the box may step down on consecutive counts
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = spinAt(2500, kFirstGear + 2);
+  runSteps(powertrain, input, 120);
+  REQUIRE(powertrain.state().gear == kFirstGear + 2);
+  // Two dips of 11 steps (0.092 s) with one normal reading between: no shift.
+  const btScalar cruise = input.roadWheelSpin;
+  for (int dip = 0; dip < 2; ++dip) {
+    input.roadWheelSpin = spinAt(1200, kFirstGear + 2);
+    runSteps(powertrain, input, 11);
+    input.roadWheelSpin = cruise;
+    runSteps(powertrain, input, 1);
+  }
+  CHECK(powertrain.state().gear == kFirstGear + 2);
+  // A road speed low enough for both gears: third to second after 12 steps, to first after 12 more.
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = spinAt(900, kFirstGear + 2);
+  int toSecond = -1, toFirst = -1;
+  for (int step = 1; step <= 40; ++step) {
+    powertrain.update(input, kStep);
+    if (toSecond < 0 && powertrain.state().gear == kFirstGear + 1) toSecond = step;
+    if (toFirst < 0 && powertrain.state().gear == kFirstGear) toFirst = step;
+  }
+  CHECK(toSecond == 12);
+  CHECK(toFirst == 24);
+}
+
+// The box shifts on road speed, and a car with no driving wheel on the ground has none: its
+// wheels, free of the ground, spin up under throttle. It holds its gear until a wheel lands.
+TEST_CASE("with no driving wheel on the ground the automatic box holds its gear") {
+  for (const bool onGround : {false, true}) {
+    CAPTURE(onGround);
+    Bench bench;
+    Powertrain powertrain(bench.engine, bench.gearbox);
+    PowertrainInput input = heldInput(1, 0);
+    runSteps(powertrain, input, 60);
+    REQUIRE(powertrain.state().gear == kFirstGear);
+    // The wheels spin at what would turn the engine at 6000 rev/min through first.
+    input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin =
+        btScalar(6000 / (kRpmPerRadPerSecond * bench.gearbox.gears[kFirstGear] * bench.gearbox.finalDrive));
+    input.drivingWheelsOnGround = onGround;
+    runSteps(powertrain, input, 60);
+    CHECK(powertrain.state().gear == (onGround ? kFirstGear + 1 : kFirstGear));
+  }
+}
+
 TEST_CASE("wheelspin does not shift: the automatic box shifts on road speed") {
   // Driving wheels spinning at 150 rad/s (17 000 rpm through first) while the car rolls at a
   // road speed worth 1 000 rpm: the box stays in first, and the engine turns with the wheels.

@@ -14,13 +14,14 @@ constexpr btScalar kMinimumNewtonDenominator = 0.25;
 // would overflow (a subnormal limit's is infinite, and 0 x infinity is NaN).
 constexpr btScalar kNegligibleLimit = btScalar(1e-20);
 constexpr btScalar kNegligibleStiffness = btScalar(1e-6);
-// The sweeps' contraction rate, as the ratio of two sweeps' largest changes, is trusted between
-// these (solve(), where the sweeps stop).
+// The sweeps' contraction rate, as the ratio of two sweeps' largest single moves of a row, is
+// trusted between these (solve(), where the sweeps stop).
 constexpr btScalar kFastestTrustedContraction = btScalar(0.05);
 constexpr btScalar kSlowestTrustedContraction = btScalar(0.5);
 // Sweeps contracting at this ratio or slower take a joint step of the lateral rows (solve()).
 // The truck's busy drive at 1/60 s converged in 98.5% of its steps at 0.1 and 0.2, 97.9% at 0.3,
-// 96.2% at 0.5; the bench's cars' sweeps contract at 0.07 (the median), and rarely pay for it.
+// 96.2% at 0.5 (counted from its spawn); the bench's cars' sweeps contract at 0.07 (the median),
+// and rarely pay for it.
 constexpr btScalar kSlowContraction = btScalar(0.2);
 // A differential's row is solved this many times a sweep, its wheels' longitudinal rows between,
 // and it steps with this share of the tires' answer to its turn (coupledSpinResponse). With the
@@ -238,13 +239,13 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
   // step's impulses a steadily driving car needs two or three sweeps instead of eight. dt > 0:
   // the step skips dt <= 0 before it reaches the solve (VehicleRuntime::beginStep).
   report_ = SolveReport{};
-  btScalar previousChange = 0;  // N s: the largest change of the sweep before
+  btScalar previousMove = 0;  // N s: the largest single move of a row in the sweep before
   btScalar lastContraction = 1;  // the contraction the sweep before measured (below)
   for (int iteration = 0; iteration < settings.iterations; ++iteration) {
     recordSweepStart(contacts, couplings);
-    btScalar largestChange = 0;  // N s: the largest single move of a row within this sweep
-    auto track = [&largestChange](btScalar before, btScalar after) {
-      largestChange = std::max(largestChange, std::fabs(after - before));
+    btScalar largestMove = 0;  // N s: the largest single move of a row within this sweep
+    auto track = [&largestMove](btScalar before, btScalar after) {
+      largestMove = std::max(largestMove, std::fabs(after - before));
     };
     for (size_t i = 0; i < count; ++i) {
       WheelContact& contact = contacts[i];
@@ -291,7 +292,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
         const bool alone = scratch_->lockedCoupling[size_t(coupling.wheelA)] == locked &&
                            scratch_->lockedCoupling[size_t(coupling.wheelB)] == locked;
         if (alone && size_t(std::min(coupling.wheelA, coupling.wheelB)) == i &&
-            solveLockedAxle(chassis, contacts, coupling, dt, largestChange)) {
+            solveLockedAxle(chassis, contacts, coupling, dt, largestMove)) {
           scratch_->solvedAsOne[size_t(locked)] = 1;
           track(impulseBefore, coupling.impulse);
           continue;
@@ -312,7 +313,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     }
     // The driving wheels behind a locked clutch share the engine's spin: one joint step of their
     // rows, which one row at a time meet only slowly (solveSharedSpin).
-    if (engine.active()) largestChange = std::max(largestChange, solveSharedSpin(chassis, contacts, dt));
+    if (engine.active()) largestMove = std::max(largestMove, solveSharedSpin(chassis, contacts, dt));
     for (size_t i = 0; i < count; ++i)
       if (contacts[i].active) {
         scratch_->trials[i] = lateralTrial(chassis, contacts[i], scratch_->rows[i]);
@@ -332,13 +333,14 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     // Sweeps that contract slowly are, in the cars measured, lateral rows fighting through the
     // chassis' yaw (the truck's tandem; any car's rows at a walking pace, where the tire laws are
     // stiffest per m/s): from the third sweep of such a step the lateral rows also take one
-    // Newton step together (solveLateralTogether). The busy drive at 1/60 s: the truck's steps
-    // converged 84.2% -> 98.5%, 5.90 -> 4.93 sweeps a step; the jeep's at 1/30 s 77.5% -> 90.5%.
+    // Newton step together (solveLateralTogether). The busy drive at 1/60 s after its spawn's
+    // settling: the truck's steps converged 85.3% -> 98.7%, 5.86 -> 4.92 sweeps a step
+    // (test_solver_residual.cpp); the jeep's at 1/30 s 77.5% -> 90.5%.
     // Taken in every sweep, it cost the bench's cars, whose sweeps contract fast, 10% more
     // instructions for 0.05 fewer sweeps a step; taken so, 0.9% (callgrind, 100 cars landing and
     // driving 300 steps).
     if (iteration >= 2 && lastContraction >= kSlowContraction)
-      largestChange = std::max(largestChange, solveLateralTogether(chassis, contacts, dt));
+      largestMove = std::max(largestMove, solveLateralTogether(chassis, contacts, dt));
     // Each differential's row, and between its rounds its two wheels' longitudinal rows again:
     // the tires answer every turn the row gives the wheels, so a row solved once a sweep
     // converged only in the sweeps' slow alternation with them (coupledSpinResponse).
@@ -394,11 +396,14 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     const btScalar change = sweepChange(contacts, couplings);
     const btScalar contraction = std::max(
         kFastestTrustedContraction,
-        iteration > 0 && previousChange > 0 ? largestChange / previousChange : btScalar(1));
+        iteration > 0 && previousMove > 0 ? largestMove / previousMove : btScalar(1));
+    // While the sweeps contract, the series starts from the larger of the change and the moves:
+    // a sweep whose moves cancel by chance (+10 and -9.9 N s of one row) is not yet where the
+    // rows are going, as one whose moves repeat (contraction 1) is.
     const btScalar remaining = contraction < kSlowestTrustedContraction
-                                   ? change * contraction / (1 - contraction)
+                                   ? std::max(change, largestMove) * contraction / (1 - contraction)
                                    : change;
-    previousChange = largestChange;
+    previousMove = largestMove;
     lastContraction = contraction;
     report_.sweeps = iteration + 1;
     report_.residual = change / dt;
@@ -428,8 +433,8 @@ inline void ContactSolver::recordSweepStart(const WheelContacts& contacts,
                                             std::vector<SpinCoupling>& couplings) {
   for (size_t i = 0; i < contacts.size(); ++i) {
     const WheelContact& contact = contacts[i];
-    scratch_->sweepStart[i] = {contact.normalImpulse(), contact.longitudinalImpulse,
-                               contact.lateralImpulse};
+    scratch_->sweepStart[i] = {contact.suspensionImpulse, contact.bumpStopImpulse,
+                               contact.longitudinalImpulse, contact.lateralImpulse};
   }
   for (SpinCoupling& coupling : couplings) coupling.sweepStartImpulse = coupling.impulse;
 }
@@ -440,7 +445,9 @@ inline btScalar ContactSolver::sweepChange(const WheelContacts& contacts,
   for (size_t i = 0; i < contacts.size(); ++i) {
     const WheelContact& contact = contacts[i];
     const SweepStart& start = scratch_->sweepStart[i];
-    largest = std::max({largest, std::fabs(contact.normalImpulse() - start.normal),
+    // The suspension's and the bump stop's apart: one may take over what the other gave up.
+    largest = std::max({largest, std::fabs(contact.suspensionImpulse - start.suspension),
+                        std::fabs(contact.bumpStopImpulse - start.bumpStop),
                         std::fabs(contact.longitudinalImpulse - start.longitudinal),
                         std::fabs(contact.lateralImpulse - start.lateral)});
   }

@@ -374,7 +374,8 @@ class ContactSolver {
   // A contact's impulses as a sweep began (N s), and how far the whole sweep moved them:
   // where the stop test takes the sweeps' change from (solve()).
   struct SweepStart {
-    btScalar normal;
+    btScalar suspension;
+    btScalar bumpStop;
     btScalar longitudinal;
     btScalar lateral;
   };
@@ -417,14 +418,14 @@ class ContactSolver {
   // One Newton step of every free lateral row together (solveLateralTogether's comment says why);
   // returns the largest change of an impulse (N s).
   btScalar solveLateralTogether(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);
-  // The rows a joint Newton step takes at most, and that step: S d = h for the symmetric positive
-  // definite S in `joint` (overwritten by its Cholesky factor) and h in `wanted` (overwritten by
-  // d). False, with nothing solved, where S is not positive definite.
-  static constexpr int kMaxJointRows = 8;
+  static constexpr int kMaxJointRows = 8;  // the rows a joint Newton step takes at most
   // Commits a joint step: wheel wheels[a]'s `impulse` (its longitudinal or lateral one) moved by
-  // steps[a] (N s), through the friction ellipse. Returns the largest change (N s).
+  // steps[a] (N s), through the friction ellipse. Returns the largest change of `impulse` (N s).
   btScalar commitJointStep(SolverBody& chassis, const WheelContacts& contacts, const int* wheels,
                            const btScalar* steps, int n, btScalar WheelContact::*impulse);
+  // A joint Newton step: S d = h for the symmetric positive definite S in `joint` (overwritten by
+  // its Cholesky factor) and h in `wanted` (overwritten by d). False, with nothing solved, where S
+  // is not positive definite.
   static bool solveJointStep(btScalar (&joint)[kMaxJointRows][kMaxJointRows],
                              btScalar (&wanted)[kMaxJointRows], int n);
   // The pair of friction impulses after the friction ellipse (or the handbrake's box).

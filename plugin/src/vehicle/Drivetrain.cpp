@@ -251,6 +251,7 @@ void Drivetrain::update(btScalar pedal, btScalar brake, const StabilityControlSt
     }
   }
   input.roadWheelSpin = touching > 0 ? roadSpin / btScalar(touching) : input.meanWheelSpin;
+  input.drivingWheelsOnGround = touching > 0;
   input.gearboxWheelSpin = gearboxWheelSpin(wheels);
   input.antiLockBraking = antiLockOnDrivingWheel_;
   const PowertrainOutput output = powertrain_.update(input, dt);

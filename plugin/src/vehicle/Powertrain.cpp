@@ -45,7 +45,8 @@ void Powertrain::engage(int gear) {
   state_.gear = gear;
   state_.clutch = 0;
   state_.clutchLocked = false;
-  heldSpeedTime_ = highestRoadRpm_ = 0;  // a new gear's road speed starts its own count
+  // A new gear's road speed (through its ratio) starts its own counts.
+  heldSpeedTime_ = highestRoadRpm_ = belowShiftDownTime_ = 0;
   ++state_.shifts;
 }
 
@@ -125,9 +126,12 @@ void Powertrain::shiftAutomatically(btScalar roadRpm, bool standing, btScalar th
   const bool upAllowed = lastShiftDirection_ >= 0 || sinceShift_ >= gearbox_.shiftDwell;
   const bool downAllowed = lastShiftDirection_ <= 0 || sinceShift_ >= gearbox_.shiftDwell;
   const bool speedHeld = heldSpeedTime_ >= kHeldSpeedTime;
-  // (Half a step's slack: three steps of 1/30 s add up to a little under 0.1 s in floats.)
-  belowShiftDownTime_ = roadRpm < gearbox_.shiftDownRpm ? belowShiftDownTime_ + dt : 0;
-  const bool belowShiftDown = belowShiftDownTime_ >= kShiftDownConfirmTime - btScalar(0.5) * dt;
+  // Counted up to the confirmation time, no further (a car standing in first stays below). The
+  // slack is the float sum's: three steps of 1/30 s add up to a little under 0.1 s.
+  belowShiftDownTime_ = roadRpm < gearbox_.shiftDownRpm
+                            ? std::min(belowShiftDownTime_ + dt, kShiftDownConfirmTime)
+                            : 0;
+  const bool belowShiftDown = belowShiftDownTime_ >= kShiftDownConfirmTime - btScalar(1e-4);
   if (state_.gear < lastGear && upAllowed && clutchClosed &&
       (roadRpm > gearbox_.shiftUpRpm || (speedHeld && nextGearPullsHarder(roadRpm, throttle)))) {
     shift(state_.gear + 1);
@@ -399,7 +403,10 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   // backwards through it, never fast enough to shift up (a truck rolling back down a 10% grade
   // had shifted 1 -> 5 by -14.7 m/s).
   const btScalar roadRpm = signedRpmThroughGear(input.roadWheelSpin);
-  shiftAutomatically(roadRpm, stopped(input), throttle, dt);
+  if (input.drivingWheelsOnGround)
+    shiftAutomatically(roadRpm, stopped(input), throttle, dt);
+  else
+    belowShiftDownTime_ = 0;  // a landing's road speed starts its own count
   if (engine_.inertia > 0) {
     turnEngine(input, throttle, dt, output);
     return output;

@@ -25,7 +25,8 @@ struct GearboxSettings {
   btScalar finalDrive = 3.7;             // final drive ratio, > 0
   btScalar efficiency = 0.92;            // (0, 1]: share of engine torque reaching the wheels
   btScalar shiftUpRpm = 4200;            // engine_shiftupRPM: automatic upshift above it
-  btScalar shiftDownRpm = 1800;          // engine_shiftdownRPM: automatic downshift below it
+  btScalar shiftDownRpm = 1800;          // engine_shiftdownRPM: automatic downshift once the
+                                         // road speed has turned the engine below it for 0.1 s
   btScalar clutchSpeed = 4;              // clutch_speed (1/s): re-engages in 1 / clutch_speed s
   btScalar gearDirectionSwitchRpm = 30;  // gear_dir_switch_RPM: wheel rpm below which forward
                                          // and reverse may be swapped

@@ -12,7 +12,9 @@
 //   and the wheels turning the engine slower than engine_minRPM, the clutch opens so the engine
 //   does not stall (stalling itself is not modelled), and the engine idles at engine_idleRPM.
 // - Automatic mode: when the road speed would turn the engine faster than engine_shiftupRPM one
-//   gear up, slower than engine_shiftdownRPM one down (from first to neutral only with the
+//   gear up, slower than engine_shiftdownRPM for 0.1 s one down (a wheel landing on a bump's
+//   steep face reads a fraction of the car's speed for a step); while no driving wheel touches
+//   the ground it holds its gear (from first to neutral only with the
 //   throttle closed and the car stopped, its wheels slower than gear_dir_switch_RPM: a car
 //   that stops with the throttle closed waits in neutral and pulls away in first); never up
 //   from reverse, nor while rolling against the gear. The road speed, not the wheels'
@@ -76,6 +78,11 @@ struct PowertrainInput {
   // automatic gearbox shifts on it, as a gearbox controller shifts on road speed: wheelspin
   // at a launch must not change gear.
   btScalar roadWheelSpin = 0;
+  // Whether any driving wheel touches the ground. While none does the automatic gearbox holds its
+  // gear: a car in the air has no road speed to shift on, and its wheels, free of the ground,
+  // spin up under throttle (cars dropped 0.6 m at their spawn with the pedal held shifted up
+  // in the air and landed at a standstill in second or third).
+  bool drivingWheelsOnGround = true;
   // rad/s: the driving wheels' spin weighted by their torque shares (what the clutch's gearbox
   // side turns at, over the total ratio).
   btScalar gearboxWheelSpin = 0;
