@@ -269,6 +269,32 @@ TEST_CASE("matrix: dropped at its spawn with the pedal held, a car lands in firs
     INFO("upshift at " << shiftSpeed << " m/s; road speed for it " << upshiftSpeed << " m/s");
     CHECK(gearAtLanding == 1);
     if (shiftSpeed >= 0) CHECK(shiftSpeed >= 0.97 * upshiftSpeed);
+    CHECK(rig.speed() > 0.5 * upshiftSpeed);  // it did pull away
+  });
+}
+
+// A car lifted off the road at a standstill (stranded on its belly, or on a lift) after driving
+// in second or higher, the pedal released and the footbrake on: with no driving wheel on the
+// ground the box reads the chassis' speed, none, and steps down to first and into neutral as the
+// braked wheels stop, within 1 s (0.1 s a gear, and the wheels' stop).
+TEST_CASE("matrix: lifted off the road at a standstill, the box steps down to first or neutral") {
+  forEachCell([](const std::string& vehicle, btScalar step) {
+    RoadRig rig(road(vehicle, step));
+    rig.run(12, [](RoadRig& r) { return pedal(r.gear() >= 2 ? 0.3f : 1.0f); });
+    REQUIRE(rig.gear() >= 2);
+    btTransform lifted = rig.chassis().getWorldTransform();
+    lifted.setOrigin(lifted.getOrigin() + rig.up() * btScalar(1.5));
+    int gearAfterOneSecond = 99;
+    rig.run(1, [&](RoadRig& r) {
+      r.chassis().setWorldTransform(lifted);  // held there, still
+      r.chassis().setLinearVelocity(btVector3(0, 0, 0));
+      r.chassis().setAngularVelocity(btVector3(0, 0, 0));
+      gearAfterOneSecond = r.gear();
+      DriverInput input;
+      input.brake = 1;
+      return input;
+    });
+    CHECK(gearAfterOneSecond <= 1);
   });
 }
 

@@ -18,6 +18,9 @@ constexpr btScalar kNegligibleStiffness = btScalar(1e-6);
 // trusted between these (solve(), where the sweeps stop).
 constexpr btScalar kFastestTrustedContraction = btScalar(0.05);
 constexpr btScalar kSlowestTrustedContraction = btScalar(0.5);
+// Moves within this of the last sweep's repeat it: a row moved and moved back the same way in
+// every sweep, whose net change is then the sweeps' whole distance from converged (solve()).
+constexpr btScalar kRepeatingMoves = btScalar(0.95);
 // Sweeps contracting at this ratio or slower take a joint step of the lateral rows (solve()).
 // The truck's busy drive at 1/60 s converged in 98.5% of its steps at 0.1 and 0.2, 97.9% at 0.3,
 // 96.2% at 0.5 (counted from its spawn); the bench's cars' sweeps contract at 0.07 (the median),
@@ -397,12 +400,13 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     const btScalar contraction = std::max(
         kFastestTrustedContraction,
         iteration > 0 && previousMove > 0 ? largestMove / previousMove : btScalar(1));
-    // While the sweeps contract, the series starts from the larger of the change and the moves:
-    // a sweep whose moves cancel by chance (+10 and -9.9 N s of one row) is not yet where the
-    // rows are going, as one whose moves repeat (contraction 1) is.
+    // The change alone counts only where the moves repeat from sweep to sweep (the cycle above);
+    // elsewhere the estimate starts from the larger of the change and the moves: a sweep whose
+    // moves cancel by chance (+10 and -9.9 N s of one row) is not yet where the rows are going.
+    const btScalar distance = contraction >= kRepeatingMoves ? change : std::max(change, largestMove);
     const btScalar remaining = contraction < kSlowestTrustedContraction
-                                   ? std::max(change, largestMove) * contraction / (1 - contraction)
-                                   : change;
+                                   ? distance * contraction / (1 - contraction)
+                                   : distance;
     previousMove = largestMove;
     lastContraction = contraction;
     report_.sweeps = iteration + 1;

@@ -413,14 +413,14 @@ class ContactSolver {
                                     const RowTrial& trial, btScalar dt);
   // One Newton step of the driving wheels' longitudinal rows together, on their laws linearised
   // where the pass left them, through the spin they share behind a locked clutch (the engine's
-  // coupling); returns the largest change of an impulse (N s).
+  // coupling); returns the largest move of an impulse (N s).
   btScalar solveSharedSpin(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);
   // One Newton step of every free lateral row together (solveLateralTogether's comment says why);
-  // returns the largest change of an impulse (N s).
+  // returns the largest move of an impulse (N s).
   btScalar solveLateralTogether(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);
   static constexpr int kMaxJointRows = 8;  // the rows a joint Newton step takes at most
   // Commits a joint step: wheel wheels[a]'s `impulse` (its longitudinal or lateral one) moved by
-  // steps[a] (N s), through the friction ellipse. Returns the largest change of `impulse` (N s).
+  // steps[a] (N s), through the friction ellipse. Returns the largest move of `impulse` (N s).
   btScalar commitJointStep(SolverBody& chassis, const WheelContacts& contacts, const int* wheels,
                            const btScalar* steps, int n, btScalar WheelContact::*impulse);
   // A joint Newton step: S d = h for the symmetric positive definite S in `joint` (overwritten by

@@ -26,10 +26,11 @@ class Drivetrain {
   // Manual shifts, held until the next update uses them.
   void requestShifts(bool up, bool down);
   // pedal: shaped, [-1, 1]; brake: the footbrake input, [0, 1]; stability: the brake the
-  // stability control asks of one wheel this step. Sets every wheel's driveTorque, brakeTorque
-  // and engineSpinLimit, and the couplings' limits.
+  // stability control asks of one wheel this step; forwardSpeed: the chassis' along its forward
+  // axis (m/s), the road speed while no driving wheel touches the ground. Sets every wheel's
+  // driveTorque, brakeTorque and engineSpinLimit, and the couplings' limits.
   void update(btScalar pedal, btScalar brake, const StabilityControlState& stability,
-              WheelArray& wheels, btScalar dt);
+              btScalar forwardSpeed, WheelArray& wheels, btScalar dt);
   // Drive torque into wheel spin, up to the engine's spin limit (stage DriveSpin); through a
   // locked clutch the engine's inertia turns with the driving wheels.
   void spinUp(WheelArray& wheels, btScalar dt);

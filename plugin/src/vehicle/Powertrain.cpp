@@ -127,7 +127,7 @@ void Powertrain::shiftAutomatically(btScalar roadRpm, bool standing, btScalar th
   const bool downAllowed = lastShiftDirection_ <= 0 || sinceShift_ >= gearbox_.shiftDwell;
   const bool speedHeld = heldSpeedTime_ >= kHeldSpeedTime;
   // Counted up to the confirmation time, no further (a car standing in first stays below). The
-  // slack is the float sum's: three steps of 1/30 s add up to a little under 0.1 s.
+  // slack is the float sum's: ten steps of 1/100 s add up to 0.0999999866 in floats.
   belowShiftDownTime_ = roadRpm < gearbox_.shiftDownRpm
                             ? std::min(belowShiftDownTime_ + dt, kShiftDownConfirmTime)
                             : 0;
@@ -403,10 +403,7 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   // backwards through it, never fast enough to shift up (a truck rolling back down a 10% grade
   // had shifted 1 -> 5 by -14.7 m/s).
   const btScalar roadRpm = signedRpmThroughGear(input.roadWheelSpin);
-  if (input.drivingWheelsOnGround)
-    shiftAutomatically(roadRpm, stopped(input), throttle, dt);
-  else
-    belowShiftDownTime_ = 0;  // a landing's road speed starts its own count
+  shiftAutomatically(roadRpm, stopped(input), throttle, dt);
   if (engine_.inertia > 0) {
     turnEngine(input, throttle, dt, output);
     return output;

@@ -67,7 +67,7 @@ class VehicleRuntime {
   void updateSuspension() { suspension.update(*chassis, wheels); }
   void measureContacts(btScalar dt);
   void updateDrivetrain(btScalar dt) {
-    drivetrain.update(steering.pedal(), input.brake, stability.state(), wheels, dt);
+    drivetrain.update(steering.pedal(), input.brake, stability.state(), forwardSpeed(), wheels, dt);
   }
   void controlStability() { stability.update(*chassis, worldUp(), forwardSpeed(), wheels); }
   void spinUpWheels(btScalar dt) { drivetrain.spinUp(wheels, dt); }

@@ -12,13 +12,13 @@
 //   and the wheels turning the engine slower than engine_minRPM, the clutch opens so the engine
 //   does not stall (stalling itself is not modelled), and the engine idles at engine_idleRPM.
 // - Automatic mode: when the road speed would turn the engine faster than engine_shiftupRPM one
-//   gear up, slower than engine_shiftdownRPM for 0.1 s one down (a wheel landing on a bump's
-//   steep face reads a fraction of the car's speed for a step); while no driving wheel touches
-//   the ground it holds its gear (from first to neutral only with the
-//   throttle closed and the car stopped, its wheels slower than gear_dir_switch_RPM: a car
+//   gear up, slower than engine_shiftdownRPM for 0.1 s one down (from first to neutral only with
+//   the throttle closed and the car stopped, its wheels slower than gear_dir_switch_RPM: a car
 //   that stops with the throttle closed waits in neutral and pulls away in first); never up
 //   from reverse, nor while rolling against the gear. The road speed, not the wheels'
-//   spin, decides, so wheelspin does not shift. After every change the clutch opens and closes
+//   spin, decides, so wheelspin does not shift; with no driving wheel on the ground it is the
+//   chassis' forward speed. A low reading must last 0.1 s: a wheel landing on a bump's steep face
+//   reads a fraction of the car's speed for a step. After every change the clutch opens and closes
 //   again at clutch_speed, scaling the torque meanwhile; no upshift, nor a downshift under
 //   throttle, happens until it has closed (with the throttle closed the box keeps stepping down
 //   while the car slows, so a hard stop ends in neutral, not in the gear it braked in); a shift
@@ -74,15 +74,10 @@ struct PowertrainInput {
   btScalar fastestWheelSpin = 0;   // rad/s, the driving wheel spin of largest magnitude (signed)
   btScalar meanWheelSpin = 0;      // rad/s, mean of the driving wheels' spins (signed)
   // rad/s: the spin the driving wheels would have rolling on the ground without slip (their
-  // contact points' forward speed over the radius; their mean spin while none touches). The
-  // automatic gearbox shifts on it, as a gearbox controller shifts on road speed: wheelspin
-  // at a launch must not change gear.
+  // contact points' forward speed over the radius; the chassis' forward speed over it while none
+  // touches). The automatic gearbox shifts on it, as a gearbox controller shifts on road speed:
+  // wheelspin at a launch, or wheels spinning free in the air, must not change gear.
   btScalar roadWheelSpin = 0;
-  // Whether any driving wheel touches the ground. While none does the automatic gearbox holds its
-  // gear: a car in the air has no road speed to shift on, and its wheels, free of the ground,
-  // spin up under throttle (cars dropped 0.6 m at their spawn with the pedal held shifted up
-  // in the air and landed at a standstill in second or third).
-  bool drivingWheelsOnGround = true;
   // rad/s: the driving wheels' spin weighted by their torque shares (what the clutch's gearbox
   // side turns at, over the total ratio).
   btScalar gearboxWheelSpin = 0;

@@ -52,11 +52,12 @@ struct SolveReport {
   int sweeps = 0;          // Gauss-Seidel sweeps run, at most ContactSolverSettings::iterations
   btScalar residual = 0;   // N: the largest change the last sweep made to any row's force,
                            // from where it began to where it left the row (impulse change / dt)
-  // N: how far the rows' forces are estimated to be from converged: the residual x rho / (1 -
-  // rho), rho the ratio of the largest single moves of a row within the last two sweeps (the
-  // sweeps contract) but at least 0.05, taken as the residual itself when rho >= 1/2 or after
-  // one sweep. A guess, not a bound: test_solver_residual.cpp measures the forces against
-  // converged solves.
+  // N: how far the rows' forces are estimated to be from converged: d x rho / (1 - rho), rho
+  // the ratio of the largest single moves of a row within the last two sweeps (the sweeps
+  // contract) but at least 0.05, taken as d itself when rho >= 1/2 or after one sweep; d the
+  // larger of the residual and the last sweep's largest move, or the residual alone where the
+  // moves repeat (rho >= 0.95: rows moved and moved back alike in every sweep). A guess, not a
+  // bound: test_solver_residual.cpp measures the forces against converged solves.
   btScalar estimatedError = 0;
   bool converged = true;   // estimatedError <= tolerance; false: stopped at `iterations`
 };
