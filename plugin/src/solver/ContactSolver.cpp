@@ -990,12 +990,12 @@ bool ContactSolver::solveJointStep(btScalar (&joint)[kMaxJointRows][kMaxJointRow
 btScalar ContactSolver::commitJointStep(SolverBody& chassis, const WheelContacts& contacts,
                                         const int* wheels, const btScalar* steps, int n,
                                         btScalar WheelContact::*impulse) {
+  const bool lateral = impulse == &WheelContact::lateralImpulse;
   btScalar largest = 0;
   for (int a = 0; a < n; ++a) {
     WheelContact& contact = contacts[size_t(wheels[a])];
     const btScalar before = contact.*impulse;
     const btScalar spinBefore = contact.angularSpeed;
-    const bool lateral = impulse == &WheelContact::lateralImpulse;
     commit(chassis, contact, scratch_->rows[size_t(wheels[a])],
            lateral ? contact.longitudinalImpulse : before + steps[a],
            lateral ? before + steps[a] : contact.lateralImpulse);

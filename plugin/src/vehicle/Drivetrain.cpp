@@ -238,14 +238,13 @@ void Drivetrain::update(btScalar pedal, btScalar brake, const StabilityControlSt
   input.shiftUp = shiftUpRequested_;
   input.shiftDown = shiftDownRequested_;
   shiftUpRequested_ = shiftDownRequested_ = false;
-  btScalar roadSpin = 0, chassisSpin = 0;  // rad/s: the touching wheels' sum; all of them alike
+  btScalar roadSpin = 0;  // rad/s: the touching driving wheels' sum
   int touching = 0;
   for (int index : drivingWheels_) {
     const Wheel& wheel = wheels[size_t(index)];
     const btScalar spin = wheel.state.angularSpeed;
     if (std::fabs(spin) > std::fabs(input.fastestWheelSpin)) input.fastestWheelSpin = spin;
     input.meanWheelSpin += spin / btScalar(drivingWheels_.size());
-    chassisSpin += forwardSpeed / wheel.settings.radius / btScalar(drivingWheels_.size());
     if (wheel.state.inContact) {
       roadSpin += wheel.contact.tireContact.forwardSpeed / wheel.settings.radius;
       ++touching;
@@ -255,7 +254,12 @@ void Drivetrain::update(btScalar pedal, btScalar brake, const StabilityControlSt
   // the ground, spin up under throttle or stop under the brake. Shifting on their spin, cars
   // dropped 0.6 m at their spawn with the pedal held had landed at a standstill in second or
   // third gear.
-  input.roadWheelSpin = touching > 0 ? roadSpin / btScalar(touching) : chassisSpin;
+  if (touching > 0) {
+    input.roadWheelSpin = roadSpin / btScalar(touching);
+  } else {
+    for (int index : drivingWheels_)
+      input.roadWheelSpin += forwardSpeed / wheels[size_t(index)].settings.radius / btScalar(drivingWheels_.size());
+  }
   input.gearboxWheelSpin = gearboxWheelSpin(wheels);
   input.antiLockBraking = antiLockOnDrivingWheel_;
   const PowertrainOutput output = powertrain_.update(input, dt);
