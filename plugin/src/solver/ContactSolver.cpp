@@ -316,7 +316,10 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     }
     // The driving wheels behind a locked clutch share the engine's spin: one joint step of their
     // rows, which one row at a time meet only slowly (solveSharedSpin).
-    if (engine.active()) largestMove = std::max(largestMove, solveSharedSpin(chassis, contacts, dt));
+    if (engine.active()) {
+      largestMove = std::max(largestMove, solveSharedSpin(chassis, contacts, dt));
+      largestMove = std::max(largestMove, solveCounterRotation(chassis, contacts, dt));
+    }
     for (size_t i = 0; i < count; ++i)
       if (contacts[i].active) {
         scratch_->trials[i] = lateralTrial(chassis, contacts[i], scratch_->rows[i]);
@@ -1086,6 +1089,91 @@ btScalar ContactSolver::solveSharedSpin(SolverBody& chassis, const WheelContacts
   }
   if (!solveJointStep(joint, wanted, n)) return 0;
   return commitJointStep(chassis, contacts, shared, wanted, n, &WheelContact::longitudinalImpulse);
+}
+
+btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelContacts& contacts, btScalar dt) {
+  // Two driving wheels behind a locked clutch share the engine's heavy spin, and through an open
+  // differential counter-rotate with only their own inertia. Where a law is past its peak the
+  // joint step (solveSharedSpin) leaves its row out, and the rows one at a time could go round a
+  // two-sweep cycle, each wheel thrown past the road's speed by the other's row: the sedan
+  // pulling away at 1/30 s ended steps with its front wheels at +42 and -17 rad/s on a road of
+  // 9.7, pushing 2.5 kN each in opposite directions (test_solver_residual.cpp). The cycle runs
+  // along one direction, +t on one row and -t on the other (the chassis hardly feels it), so
+  // that direction is solved as one unknown, on the tire laws themselves rather than a slope:
+  // the residuals' difference, F_a dt - lambda_a - (F_b dt - lambda_b), falls with t wherever
+  // the laws do not fall faster than the impulses rise, and a bracket then regula falsi (the
+  // Illinois rule) find its zero within 0.1 N.
+  const std::vector<int>& wheels = engine_->wheels();
+  if (wheels.size() != 2) return 0;
+  struct Side {
+    int wheel;
+    btScalar slip, lateralSlip, impulse;
+  } side[2];
+  bool pastPeak = false;
+  for (int k = 0; k < 2; ++k) {
+    const int wheel = wheels[size_t(k)];
+    const WheelContact& contact = contacts[size_t(wheel)];
+    if (!contact.active || contact.groundBody >= 0 || contact.boxFriction) return 0;
+    const RowTrial& trial = scratch_->trials[size_t(wheel)];
+    if (!trial.wheelTurns || trial.sticks || trial.law.sticks) return 0;
+    pastPeak = pastPeak || !(trial.law.stiffness > 0);
+    const ContactRows& rows = scratch_->rows[size_t(wheel)];
+    side[k] = {wheel,
+               rowSpeed(chassis, contact, rows.longitudinal) - contact.radius * contact.angularSpeed,
+               contact.lateralSlipScale * rowSpeed(chassis, contact, rows.lateral) + contact.lateralSlipOffset,
+               contact.longitudinalImpulse};
+  }
+  if (!pastPeak) return 0;
+  // How an impulse t on the first row and -t on the second moves each one's slip (m/s per N s).
+  const ContactRow& rowA = scratch_->rows[size_t(side[0].wheel)].longitudinal;
+  const ContactRow& rowB = scratch_->rows[size_t(side[1].wheel)].longitudinal;
+  const WheelContact& a = contacts[size_t(side[0].wheel)];
+  const WheelContact& b = contacts[size_t(side[1].wheel)];
+  const btScalar cross = rowA.direction.dot(rowB.direction) * chassis.inverseMass + rowA.chassisAngular.dot(rowB.chassisTurn) +
+                         a.radius * b.radius * engine_->crossInverseInertia(side[0].wheel, side[1].wheel);
+  const btScalar selfA = scratch_->trials[size_t(side[0].wheel)].inverseMass;
+  const btScalar selfB = scratch_->trials[size_t(side[1].wheel)].inverseMass;
+  const btScalar perImpulse[2] = {selfA - cross, cross - selfB};
+  auto residual = [&](btScalar t) {
+    btScalar r[2];
+    for (int k = 0; k < 2; ++k) {
+      const WheelContact& contact = contacts[size_t(side[k].wheel)];
+      const btScalar slip = side[k].slip + perImpulse[k] * t;
+      const FrictionLaw law = contact.tire->longitudinal(contact.tireContact, slip, side[k].lateralSlip);
+      r[k] = law.force * dt - (side[k].impulse + (k == 0 ? t : -t));
+    }
+    return r[0] - r[1];
+  };
+  const btScalar tolerance = btScalar(0.1) * dt;  // N s
+  const btScalar atZero = residual(0);
+  if (std::fabs(atZero) <= tolerance) return 0;
+  btScalar low = 0, lowValue = atZero;
+  btScalar high = atZero / 2, highValue = residual(high);
+  for (int widen = 0; widen < 8 && (highValue > 0) == (atZero > 0); ++widen) {
+    low = high;
+    lowValue = highValue;
+    high *= 2;
+    highValue = residual(high);
+  }
+  if ((highValue > 0) == (atZero > 0)) return 0;
+  btScalar t = high;
+  for (int iteration = 0; iteration < 16; ++iteration) {
+    t = (low * highValue - high * lowValue) / (highValue - lowValue);
+    const btScalar value = residual(t);
+    if (std::fabs(value) <= tolerance) break;
+    if ((value > 0) == (lowValue > 0)) {
+      low = t;
+      lowValue = value;
+      highValue *= btScalar(0.5);
+    } else {
+      high = t;
+      highValue = value;
+      lowValue *= btScalar(0.5);
+    }
+  }
+  const int pair[2] = {side[0].wheel, side[1].wheel};
+  const btScalar steps[2] = {t, -t};
+  return commitJointStep(chassis, contacts, pair, steps, 2, &WheelContact::longitudinalImpulse);
 }
 
 inline ContactSolver::FrictionPair ContactSolver::frictionLimited(const WheelContact& contact,
