@@ -46,6 +46,12 @@ class TriangleHits {
  public:
   TriangleHits(const btVector3& from, const btVector3& to, unsigned int flags, btScalar nearest)
       : from_(from), to_(to), flags_(flags), hitFraction(nearest) {}
+  // Hits the wheel's callback would pass over (WheelRayCallback::stands), judged on the normal it
+  // would be given: the mesh's basis times the triangle's, as btCollisionWorld's bridge makes it.
+  void passOverWalls(const WheelRayCallback& callback, const btMatrix3x3& meshBasis) {
+    callback_ = &callback;
+    meshBasis_ = &meshBasis;
+  }
 
   void testWithLibrary(const btVector3 (&corner)[3], int part, int index) {
     struct Library final : btTriangleRaycastCallback {
@@ -54,6 +60,7 @@ class TriangleHits {
         m_hitFraction = hits.hitFraction;
       }
       btScalar reportHit(const btVector3& normal, btScalar fraction, int part, int index) override {
+        if (!hits.stands(normal)) return hits.hitFraction;
         hits.record(normal, fraction, part, index);
         return fraction;
       }
@@ -88,10 +95,15 @@ class TriangleHits {
     if (!(toCorner2.cross(toCorner0).dot(normal) >= edgeTolerance)) return;
     normal.normalize();
     const bool flip = (flags_ & btTriangleRaycastCallback::kF_KeepUnflippedNormal) == 0 && fromBehind;
-    record(flip ? -normal : normal, fraction, part, index);
+    if (flip) normal = -normal;
+    if (!stands(normal)) return;
+    record(normal, fraction, part, index);
   }
 
  private:
+  bool stands(const btVector3& meshNormal) const {
+    return callback_ == nullptr || callback_->stands(*meshBasis_ * meshNormal);
+  }
   void record(const btVector3& normal, btScalar fraction, int part, int index) {
     hit = true;
     hitNormal = normal;
@@ -101,6 +113,8 @@ class TriangleHits {
   }
   const btVector3 from_, to_;
   const unsigned int flags_;
+  const WheelRayCallback* callback_ = nullptr;
+  const btMatrix3x3* meshBasis_ = nullptr;
 
  public:
   bool hit = false;
@@ -237,6 +251,7 @@ bool MeshRayCache::cast(const btCollisionObject& object, const btVector3& from,
   const unsigned int sign[3] = {direction[0] < 0.0, direction[1] < 0.0, direction[2] < 0.0};
 
   TriangleHits hits(fromLocal, toLocal, result.m_flags, result.m_closestHitFraction);
+  hits.passOverWalls(result, transform.getBasis());
   const CachedLeaf* leaves = this->leaves();
   const CachedTriangle* triangles = this->triangles();
   const CachedVertices* keptVertices = vertices();
