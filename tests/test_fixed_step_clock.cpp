@@ -65,6 +65,18 @@ TEST_CASE("fixed step clock: a long frame is clamped to 5 steps (no spiral of de
   CHECK(three.advance(0.5) == 3);
 }
 
+TEST_CASE("fixed step clock: a step that is no length of time, or no steps a frame, is refused") {
+  // Each would otherwise run: a step of 0 s took 5 steps of nothing a frame and drew at NaN.
+  for (const double step : {0.0, -0.01, std::nan(""), HUGE_VAL}) {
+    CAPTURE(step);
+    CHECK_THROWS_WITH_AS(FixedStepClock{step}, doctest::Contains("FixedStepClock: stepSeconds must be"),
+                         std::invalid_argument);
+  }
+  CHECK_THROWS_WITH_AS((FixedStepClock{0.01, 0}), doctest::Contains("FixedStepClock: maxStepsPerFrame must be at least 1"),
+                       std::invalid_argument);
+  CHECK_NOTHROW((FixedStepClock{1e-6, 1}));
+}
+
 TEST_CASE("lerp and lerpAngle") {
   CHECK(lerp(2.0, 4.0, 0.0) == 2.0);
   CHECK(lerp(2.0, 4.0, 0.25) == doctest::Approx(2.5));

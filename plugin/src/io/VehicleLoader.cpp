@@ -164,6 +164,7 @@ class Builder {
   std::string otherMissingHelpers(const std::string& first) const {
     std::string missing;
     int present = 0;
+    bool anyVertexless = false;
     for (size_t i = 0; i < wheelObjects_.size(); ++i) {
       const std::string n = std::to_string(i + 1);
       for (const char* end : {"_upper", "_lower"}) {
@@ -171,17 +172,34 @@ class Builder {
         if (model_.find(name) || model_.find("wheel_" + n + end)) {
           ++present;
         } else if (name != first) {
+          const int namedAt = vertexlessLine(name, "wheel_" + n + end);
           missing += (missing.empty() ? "" : ", ") + name;
+          if (namedAt > 0) missing += " (line " + std::to_string(namedAt) + ")";
+          anyVertexless = anyVertexless || namedAt > 0;
         }
       }
     }
     std::string text;
     if (!missing.empty()) text += "; also missing: " + missing;
+    if (anyVertexless)
+      text += " (named at that line, but every vertex under it is used by another object's faces: "
+              "lines deleted above it by hand shift the vertex numbers that faces written after "
+              "them use; export the model again)";
     if (present == 0)
       text += "; the model has no wheel helper at all: Blender's own OBJ export does not write "
               "Empties, so make each helper a one-vertex mesh, or export with "
               "tools/blender/export_raycar.py, which writes them";
     return text;
+  }
+
+  // The line of a helper named in the file that holds no vertex of its own (every `v` line under
+  // its `o` line belongs to another object's faces), or 0. So it reads after an edit by hand that
+  // deleted an object's lines: the faces written after them still count vertices from the top
+  // of the file, and now reach one line further down each, into the next helper's vertex.
+  int vertexlessLine(const std::string& name, const std::string& alternative) const {
+    for (const auto& [dropped, line] : model_.droppedObjects)
+      if (dropped == name || dropped == alternative) return line;
+    return 0;
   }
 
   // Blender's legacy OBJ exporter names an object "<object>_<mesh>" when the two differ

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace raycar {
 
@@ -29,9 +31,17 @@ inline double lerpAngle(double from, double to, double alpha) {
 
 class FixedStepClock {
  public:
-  // stepSeconds > 0; maxStepsPerFrame >= 1.
+  // stepSeconds finite and > 0, maxStepsPerFrame >= 1, or std::invalid_argument naming the
+  // argument: a step of 0 took maxStepsPerFrame steps of nothing every frame and drew at NaN.
   explicit FixedStepClock(double stepSeconds, int maxStepsPerFrame = 5)
-      : stepSeconds_(stepSeconds), maxStepsPerFrame_(std::max(1, maxStepsPerFrame)) {}
+      : stepSeconds_(stepSeconds), maxStepsPerFrame_(maxStepsPerFrame) {
+    if (!(stepSeconds > 0) || !std::isfinite(stepSeconds))
+      throw std::invalid_argument("FixedStepClock: stepSeconds must be a finite number of seconds above 0, not " +
+                                  std::to_string(stepSeconds));
+    if (maxStepsPerFrame < 1)
+      throw std::invalid_argument("FixedStepClock: maxStepsPerFrame must be at least 1, not " +
+                                  std::to_string(maxStepsPerFrame));
+  }
 
   // Adds one frame's duration (s; negative or NaN counts as 0) and returns how many fixed steps
   // the simulation takes now (0 .. maxStepsPerFrame).
