@@ -22,11 +22,8 @@ struct WheelRayHit {
 class WheelRayCallback final : public btCollisionWorld::ClosestRayResultCallback {
  public:
   WheelRayCallback(const btVector3& from, const btVector3& to, const btCollisionObject* ignored)
-      : ClosestRayResultCallback(from, to), ignored_(ignored) {
-    const btVector3 back = from - to;
-    const btScalar length = back.length();
-    up_ = length > 0 ? back / length : btVector3(0, 0, 0);
-  }
+      : ClosestRayResultCallback(from, to), ignored_(ignored), back_(from - to),
+        leastLeanSquared_(kMaxContactSlopeCosine * kMaxContactSlopeCosine * back_.length2()) {}
 
   bool needsCollision(btBroadphaseProxy* proxy) const override {
     const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
@@ -42,7 +39,12 @@ class WheelRayCallback final : public btCollisionWorld::ClosestRayResultCallback
   // suspension pushing along it through 1 / cos of the ray's 4 degrees: 100 to 360 kN, a car at
   // 11 to 41 km/h stopped at the kerb as if by a wall.
   static constexpr btScalar kMaxContactSlopeCosine = btScalar(0.17364817766693033);  // cos 80 deg
-  bool stands(const btVector3& worldNormal) const { return worldNormal.dot(up_) >= kMaxContactSlopeCosine; }
+  // (Compared squared against the ray's own length, which every ray has, rather than against a
+  // unit vector each ray would normalise.)
+  bool stands(const btVector3& worldNormal) const {
+    const btScalar along = worldNormal.dot(back_);
+    return along > 0 && along * along >= leastLeanSquared_;
+  }
   // Bullet's closest hit, and which triangle of a mesh it is on.
   btScalar addSingleResult(btCollisionWorld::LocalRayResult& result, bool normalInWorldSpace) override {
     const btVector3 worldNormal = normalInWorldSpace ? result.m_hitNormalLocal
@@ -60,7 +62,8 @@ class WheelRayCallback final : public btCollisionWorld::ClosestRayResultCallback
 
  private:
   const btCollisionObject* ignored_;
-  btVector3 up_;  // unit, from the ray's end towards its start; 0 for a ray of no length
+  btVector3 back_;              // from the ray's end to its start (m)
+  btScalar leastLeanSquared_;   // (cos 80 deg x |back_|)^2: a unit normal's least (n . back_)^2
 };
 
 // The hit as the wheel keeps it, from what a ClosestRayResultCallback holds after a hit.
