@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "RegulaFalsi.h"
+
 namespace raycar {
 namespace {
 // On the falling branch of a friction curve 1 + K dt w can approach 0 (or go below: the law
@@ -14,6 +16,8 @@ constexpr btScalar kMinimumNewtonDenominator = 0.25;
 // would overflow (a subnormal limit's is infinite, and 0 x infinity is NaN).
 constexpr btScalar kNegligibleLimit = btScalar(1e-20);
 constexpr btScalar kNegligibleStiffness = btScalar(1e-6);
+// The counter-rotation's root (solveCounterRotation): evaluations of the two laws at most.
+constexpr int kCounterRotationIterations = 16;
 // The sweeps' contraction rate, as the ratio of two sweeps' largest single moves of a row, is
 // trusted between these (solve(), where the sweeps stop).
 constexpr btScalar kFastestTrustedContraction = btScalar(0.05);
@@ -1156,21 +1160,7 @@ btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelCon
     highValue = residual(high);
   }
   if ((highValue > 0) == (atZero > 0)) return 0;
-  btScalar t = high;
-  for (int iteration = 0; iteration < 16; ++iteration) {
-    t = (low * highValue - high * lowValue) / (highValue - lowValue);
-    const btScalar value = residual(t);
-    if (std::fabs(value) <= tolerance) break;
-    if ((value > 0) == (lowValue > 0)) {
-      low = t;
-      lowValue = value;
-      highValue *= btScalar(0.5);
-    } else {
-      high = t;
-      highValue = value;
-      lowValue *= btScalar(0.5);
-    }
-  }
+  const btScalar t = illinoisRoot(residual, low, lowValue, high, highValue, tolerance, kCounterRotationIterations);
   const int pair[2] = {side[0].wheel, side[1].wheel};
   const btScalar steps[2] = {t, -t};
   return commitJointStep(chassis, contacts, pair, steps, 2, &WheelContact::longitudinalImpulse);

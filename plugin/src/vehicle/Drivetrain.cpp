@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "Inline.h"
+#include "RegulaFalsi.h"
 
 namespace raycar {
 namespace {
@@ -532,23 +533,8 @@ void Drivetrain::takeDriveTorqueFall(WheelArray& wheels, btScalar dt) {
     highValue = excess(high);
   }
   if (!(lowValue < 0) || !(highValue > 0)) return;
-  // Regula falsi with the Illinois rule: the bracket shrinks from both sides, to within
-  // kDriveFallTolerance of the drive in a few evaluations.
-  btScalar fraction = 1;
-  for (int iteration = 0; iteration < kDriveFallIterations; ++iteration) {
-    fraction = (low * highValue - high * lowValue) / (highValue - lowValue);
-    const btScalar value = excess(fraction);
-    if (std::fabs(value) <= tolerance) break;
-    if (value > 0) {
-      high = fraction;
-      highValue = value;
-      lowValue *= btScalar(0.5);
-    } else {
-      low = fraction;
-      lowValue = value;
-      highValue *= btScalar(0.5);
-    }
-  }
+  // To within kDriveFallTolerance of the drive in a few evaluations.
+  const btScalar fraction = illinoisRoot(excess, low, lowValue, high, highValue, tolerance, kDriveFallIterations);
   scaleEngineDrive(wheels, fraction, dt);
 }
 
