@@ -908,7 +908,16 @@ TEST_CASE("a helper is any object with vertices: one bare vertex, an edge, a poi
   const ObjModel empty = parseObjModel("o body\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no helper\n", "empty.obj");
   CHECK(empty.find("helper") == nullptr);
   REQUIRE(empty.droppedObjects.size() == 1);
-  CHECK(empty.droppedObjects[0].first == "helper");
+  CHECK(empty.droppedObjects[0].name == "helper");
+  CHECK(empty.droppedObjects[0].line == 6);
+  CHECK(empty.droppedObjects[0].vertexLines == 0);
+  // A helper whose one `v` line another object's face uses (its face was written counting a
+  // vertex line that was later deleted above it) holds none of its own either.
+  const ObjModel taken = parseObjModel("o body\nv 0 0 0\nv 1 0 0\nf 1 2 3\no helper\nv 0 1 0\n", "taken.obj");
+  CHECK(taken.find("helper") == nullptr);
+  REQUIRE(taken.droppedObjects.size() == 1);
+  CHECK(taken.droppedObjects[0].line == 5);
+  CHECK(taken.droppedObjects[0].vertexLines == 1);
   // The jeep-like fixture whose wheel3_lower is a `g` group holding one point loads.
   CHECK_NOTHROW(loadVehicle(kTestData + "/helpers/g_points_only.vehicle.toml"));
 }

@@ -538,46 +538,55 @@ TEST_CASE("a car takes its batched nearby objects only for the very box and chas
 // the kerb; cached and rayTest alike, bit for bit. The ray, from 0.5 m up and 3 cm short of the
 // face, tilted 4 degrees, crosses the face 7.1 cm up (0.03 / tan 4 deg short of 0.5 m).
 TEST_CASE("a wheel's ray passes over a kerb's vertical face to the road beyond it") {
-  TestWorld world;
-  btTriangleMesh mesh;
-  auto quad = [&mesh](const btVector3& a, const btVector3& b, const btVector3& c, const btVector3& d) {
-    mesh.addTriangle(a, b, c);
-    mesh.addTriangle(a, c, d);
-  };
-  const btScalar kerb = 0.12f;  // m
-  quad(btVector3(-2, 0, -2), btVector3(-2, 0, 2), btVector3(2, 0, 2), btVector3(2, 0, -2));  // the road, under the kerb too
-  quad(btVector3(-2, 0, 0), btVector3(-2, kerb, 0), btVector3(2, kerb, 0), btVector3(2, 0, 0));  // its face, towards -z
-  quad(btVector3(-2, kerb, 0), btVector3(-2, kerb, 2), btVector3(2, kerb, 2), btVector3(2, kerb, 0));  // its top
-  btBvhTriangleMeshShape shape(&mesh, true);
-  btRigidBody ground(0, nullptr, &shape);
-  world.world().addRigidBody(&ground);
-  btBoxShape chassisShape(btVector3(0.3f, 0.1f, 0.3f));
-  btRigidBody chassis(0, nullptr, &chassisShape);  // stands in for the car's own chassis
-  chassis.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 1.5f, -1)));
-  world.world().addRigidBody(&chassis);
-  world.step(1.0f / 120);
+  for (const bool roadUnderKerb : {true, false}) {
+    CAPTURE(roadUnderKerb);
+    TestWorld world;
+    btTriangleMesh mesh;
+    auto quad = [&mesh](const btVector3& a, const btVector3& b, const btVector3& c, const btVector3& d) {
+      mesh.addTriangle(a, b, c);
+      mesh.addTriangle(a, c, d);
+    };
+    const btScalar kerb = 0.12f;  // m
+    // The road, under the kerb too or up to its face only (a kerb modelled as an open step).
+    const btScalar roadEnd = roadUnderKerb ? 2 : 0;
+    quad(btVector3(-2, 0, -2), btVector3(-2, 0, roadEnd), btVector3(2, 0, roadEnd), btVector3(2, 0, -2));
+    quad(btVector3(-2, 0, 0), btVector3(-2, kerb, 0), btVector3(2, kerb, 0), btVector3(2, 0, 0));  // its face, towards -z
+    quad(btVector3(-2, kerb, 0), btVector3(-2, kerb, 2), btVector3(2, kerb, 2), btVector3(2, kerb, 0));  // its top
+    btBvhTriangleMeshShape shape(&mesh, true);
+    btRigidBody ground(0, nullptr, &shape);
+    world.world().addRigidBody(&ground);
+    btBoxShape chassisShape(btVector3(0.3f, 0.1f, 0.3f));
+    btRigidBody chassis(0, nullptr, &chassisShape);  // stands in for the car's own chassis
+    chassis.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 1.5f, -1)));
+    world.world().addRigidBody(&chassis);
+    world.step(1.0f / 120);
 
-  const btScalar tilt = btRadians(4);
-  const btVector3 down = btVector3(0, -std::cos(tilt), std::sin(tilt));
-  const btVector3 from(0, 0.5f, -0.03f);
-  const btVector3 to = from + down * 1.0f;
-  CHECK(0.5f - 0.03f / std::tan(tilt) == doctest::Approx(0.071).epsilon(0.01));  // where it crosses the face
-  const WheelRayHit expected = castWheelRay(world.world(), from, to, &chassis);
-  REQUIRE(expected.hit);
-  CHECK(expected.object == &ground);
-  CHECK(expected.normal.y() == doctest::Approx(1));            // the road's, not the face's (0, 0, -1)
-  CHECK(expected.point.y() == doctest::Approx(0).scale(1));    // on the road, 0.071 m below the face's hit
-  CHECK(expected.distance == doctest::Approx(0.5 / std::cos(tilt)).epsilon(1e-5));
+    const btScalar tilt = btRadians(4);
+    const btVector3 down = btVector3(0, -std::cos(tilt), std::sin(tilt));
+    const btVector3 from(0, 0.5f, -0.03f);
+    const btVector3 to = from + down * 1.0f;
+    CHECK(0.5f - 0.03f / std::tan(tilt) == doctest::Approx(0.071).epsilon(0.01));  // where it crosses the face
+    const WheelRayHit expected = castWheelRay(world.world(), from, to, &chassis);
+    if (roadUnderKerb) {
+      REQUIRE(expected.hit);
+      CHECK(expected.object == &ground);
+      CHECK(expected.normal.y() == doctest::Approx(1));            // the road's, not the face's (0, 0, -1)
+      CHECK(expected.point.y() == doctest::Approx(0).scale(1));    // on the road, 0.071 m below the face's hit
+      CHECK(expected.distance == doctest::Approx(0.5 / std::cos(tilt)).epsilon(1e-5));
+    } else {
+      CHECK_FALSE(expected.hit);  // nothing beyond the face: no ground this step, as over a drop
+    }
 
-  StoredQuery stored(WheelSettings{}, WheelQuerySettings{});  // a ray wheel, cached
-  NearbyGround nearby;
-  btVector3 boxMin = from, boxMax = from;
-  boxMin.setMin(to);
-  boxMax.setMax(to);
-  REQUIRE(nearby.gather(world.world(), chassis, boxMin, boxMax));
-  WheelRayHit cached;
-  REQUIRE(stored.ground().castNearby(nearby, GroundSweep{from, to, btVector3(0, 0, 0)}, false, cached));
-  CHECK(sameHit(cached, expected));
-  world.world().removeRigidBody(&chassis);
-  world.world().removeRigidBody(&ground);
+    StoredQuery stored(WheelSettings{}, WheelQuerySettings{});  // a ray wheel, cached
+    NearbyGround nearby;
+    btVector3 boxMin = from, boxMax = from;
+    boxMin.setMin(to);
+    boxMax.setMax(to);
+    REQUIRE(nearby.gather(world.world(), chassis, boxMin, boxMax));
+    WheelRayHit cached;
+    REQUIRE(stored.ground().castNearby(nearby, GroundSweep{from, to, btVector3(0, 0, 0)}, false, cached));
+    CHECK(sameHit(cached, expected));
+    world.world().removeRigidBody(&chassis);
+    world.world().removeRigidBody(&ground);
+  }
 }

@@ -373,7 +373,7 @@ ObjModel parseObjModel(const std::string& text, const std::string& path) {
     for (size_t v = declared.firstVertex; v < declared.endVertex && v < used.size(); ++v)
       if (!used[v]) object.vertices.emplace_back(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
     if (object.empty()) {
-      model.droppedObjects.emplace_back(declared.name, declared.line);
+      model.droppedObjects.push_back({declared.name, declared.line, int(declared.endVertex - declared.firstVertex)});
       continue;
     }
     model.objects.push_back(std::move(object));

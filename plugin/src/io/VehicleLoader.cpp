@@ -115,13 +115,8 @@ class Builder {
   const ObjObject& helper(const std::string& name, const std::string& alternative,
                           const std::string& owner) const {
     if (const ObjObject* object = findEither(name, alternative)) return *object;
-    for (const auto& [dropped, line] : model_.droppedObjects) {
-      if (dropped == name || dropped == alternative)
-        modelError(dropped, line,
-                   "helper of " + owner + " has no vertex: write its `v` line(s) after its `o` "
-                   "statement (a `g` group's vertices written before the `g` line belong to the "
-                   "object before it)");
-    }
+    if (const ObjModel::DroppedObject* dropped = droppedHelper(name, alternative))
+      modelError(dropped->name, dropped->line, "helper of " + owner + whyNoVertex(*dropped));
     const bool lowerHelper = name.size() >= 6 && name.compare(name.size() - 6, 6, "_lower") == 0;
     modelError(name, 0, "helper of " + owner + " is missing: add an object named '" + name +
                             "' (one vertex, an edge or a small mesh) " +
@@ -163,8 +158,8 @@ class Builder {
   // and when it has none at all, the likely cause: Blender's own OBJ exporter writes no Empties.
   std::string otherMissingHelpers(const std::string& first) const {
     std::string missing;
-    int present = 0;
-    bool anyVertexless = false;
+    int present = 0, named = 0;
+    bool anyTaken = false;  // a helper whose vertices another object's faces use
     for (size_t i = 0; i < wheelObjects_.size(); ++i) {
       const std::string n = std::to_string(i + 1);
       for (const char* end : {"_upper", "_lower"}) {
@@ -172,34 +167,45 @@ class Builder {
         if (model_.find(name) || model_.find("wheel_" + n + end)) {
           ++present;
         } else if (name != first) {
-          const int namedAt = vertexlessLine(name, "wheel_" + n + end);
           missing += (missing.empty() ? "" : ", ") + name;
-          if (namedAt > 0) missing += " (line " + std::to_string(namedAt) + ")";
-          anyVertexless = anyVertexless || namedAt > 0;
+          if (const ObjModel::DroppedObject* dropped = droppedHelper(name, "wheel_" + n + end)) {
+            missing += " (line " + std::to_string(dropped->line) +
+                       (dropped->vertexLines > 0 ? ": its vertices are used by another object's faces)"
+                                                 : ": no vertex under it)");
+            anyTaken = anyTaken || dropped->vertexLines > 0;
+          }
         }
+        if (droppedHelper(name, "wheel_" + n + end) != nullptr) ++named;
       }
     }
     std::string text;
     if (!missing.empty()) text += "; also missing: " + missing;
-    if (anyVertexless)
-      text += " (named at that line, but every vertex under it is used by another object's faces: "
-              "lines deleted above it by hand shift the vertex numbers that faces written after "
-              "them use; export the model again)";
-    if (present == 0)
+    if (anyTaken) text += "; " + std::string(kTakenVertices);
+    if (present == 0 && named == 0)
       text += "; the model has no wheel helper at all: Blender's own OBJ export does not write "
               "Empties, so make each helper a one-vertex mesh, or export with "
               "tools/blender/export_raycar.py, which writes them";
     return text;
   }
 
-  // The line of a helper named in the file that holds no vertex of its own (every `v` line under
-  // its `o` line belongs to another object's faces), or 0. So it reads after an edit by hand that
-  // deleted an object's lines: the faces written after them still count vertices from the top
-  // of the file, and now reach one line further down each, into the next helper's vertex.
-  int vertexlessLine(const std::string& name, const std::string& alternative) const {
-    for (const auto& [dropped, line] : model_.droppedObjects)
-      if (dropped == name || dropped == alternative) return line;
-    return 0;
+  // A helper named in the file that holds no vertex of its own, or nullptr.
+  const ObjModel::DroppedObject* droppedHelper(const std::string& name, const std::string& alternative) const {
+    for (const ObjModel::DroppedObject& dropped : model_.droppedObjects)
+      if (dropped.name == name || dropped.name == alternative) return &dropped;
+    return nullptr;
+  }
+  // Why such a helper holds no vertex. With `v` lines under it that other objects' faces use, it
+  // reads after an edit by hand that deleted an object's lines: the faces written after them still
+  // count vertices from the top of the file, and now reach one line further down each, into the
+  // next helper's vertex.
+  static constexpr const char* kTakenVertices =
+      "a helper whose vertices another object's faces use follows lines deleted above it by hand "
+      "(faces written after them still count vertices from the top of the file): export the model "
+      "again";
+  static std::string whyNoVertex(const ObjModel::DroppedObject& dropped) {
+    if (dropped.vertexLines > 0) return " holds no vertex of its own: " + std::string(kTakenVertices);
+    return " has no vertex: write its `v` line(s) after its `o` statement (a `g` group's vertices "
+           "written before the `g` line belong to the object before it)";
   }
 
   // Blender's legacy OBJ exporter names an object "<object>_<mesh>" when the two differ

@@ -322,7 +322,7 @@ void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
     // rows, which one row at a time meet only slowly (solveSharedSpin).
     if (engine.active()) {
       largestMove = std::max(largestMove, solveSharedSpin(chassis, contacts, dt));
-      largestMove = std::max(largestMove, solveCounterRotation(chassis, contacts, dt));
+      largestMove = std::max(largestMove, solveCounterRotation(chassis, contacts, couplings, dt));
     }
     for (size_t i = 0; i < count; ++i)
       if (contacts[i].active) {
@@ -1095,7 +1095,8 @@ btScalar ContactSolver::solveSharedSpin(SolverBody& chassis, const WheelContacts
   return commitJointStep(chassis, contacts, shared, wanted, n, &WheelContact::longitudinalImpulse);
 }
 
-btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelContacts& contacts, btScalar dt) {
+btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelContacts& contacts,
+                                            const std::vector<SpinCoupling>& couplings, btScalar dt) {
   // Two driving wheels behind a locked clutch share the engine's heavy spin, and through an open
   // differential counter-rotate with only their own inertia. Where a law is past its peak the
   // joint step (solveSharedSpin) leaves its row out, and the rows one at a time could go round a
@@ -1109,6 +1110,14 @@ btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelCon
   // Illinois rule) find its zero within 0.1 N.
   const std::vector<int>& wheels = engine_->wheels();
   if (wheels.size() != 2) return 0;
+  // A locked, limited-slip or Torsen differential's row resists the counter-rotation itself (a
+  // locked one forbids it: solveLockedAxle); this is for the open one, whose wheels turn apart
+  // against nothing but their tires. Taken with a limited slip, it and the row undid each other:
+  // fewer steps converged than without it.
+  for (const SpinCoupling& coupling : couplings)
+    if ((coupling.wheelA == wheels[0] && coupling.wheelB == wheels[1]) ||
+        (coupling.wheelA == wheels[1] && coupling.wheelB == wheels[0]))
+      return 0;
   struct Side {
     int wheel;
     btScalar slip, lateralSlip, impulse;
@@ -1120,6 +1129,9 @@ btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelCon
     if (!contact.active || contact.groundBody >= 0 || contact.boxFriction) return 0;
     const RowTrial& trial = scratch_->trials[size_t(wheel)];
     if (!trial.wheelTurns || trial.sticks || trial.law.sticks) return 0;
+    // A row on its friction ellipse takes part too: commit() scales its side of the step back to
+    // the ellipse, and the sweeps take up the difference. Left out, one of the sedan's pull-away
+    // steps stopped 295 N from converged, against 64 N.
     pastPeak = pastPeak || !(trial.law.stiffness > 0);
     const ContactRows& rows = scratch_->rows[size_t(wheel)];
     side[k] = {wheel,
@@ -1161,6 +1173,7 @@ btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelCon
   }
   if ((highValue > 0) == (atZero > 0)) return 0;
   const btScalar t = illinoisRoot(residual, low, lowValue, high, highValue, tolerance, kCounterRotationIterations);
+  if (!std::isfinite(t)) return 0;  // a law that answered NaN within the bracket
   const int pair[2] = {side[0].wheel, side[1].wheel};
   const btScalar steps[2] = {t, -t};
   return commitJointStep(chassis, contacts, pair, steps, 2, &WheelContact::longitudinalImpulse);

@@ -415,9 +415,10 @@ class ContactSolver {
   // where the pass left them, through the spin they share behind a locked clutch (the engine's
   // coupling); returns the largest move of an impulse (N s).
   btScalar solveSharedSpin(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);
-  // The two driving wheels' counter-rotation through an open differential, where their laws are
-  // past the peak and the joint step leaves them out; N s, the larger move.
-  btScalar solveCounterRotation(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);
+  // The two driving wheels' counter-rotation through an open differential (no coupling row joins
+  // them), where a law is past its peak and the joint step leaves it out; N s, the larger move.
+  btScalar solveCounterRotation(SolverBody& chassis, const WheelContacts& contacts,
+                                const std::vector<SpinCoupling>& couplings, btScalar dt);
   // One Newton step of every free lateral row together (solveLateralTogether's comment says why);
   // returns the largest move of an impulse (N s).
   btScalar solveLateralTogether(SolverBody& chassis, const WheelContacts& contacts, btScalar dt);

@@ -32,9 +32,15 @@ struct ObjObject {
 struct ObjModel {
   std::string path;
   std::vector<ObjObject> objects;
-  // Names declared with `o` / `g` that hold no vertex (no element, and no `v` line before the next
-  // statement), with their lines: a missing helper's error can say why.
-  std::vector<std::pair<std::string, int>> droppedObjects;
+  // Names declared with `o` / `g` that hold no vertex of their own, with why: a missing helper's
+  // error can say so.
+  struct DroppedObject {
+    std::string name;
+    int line = 0;         // of its `o` / `g` statement (1-based)
+    int vertexLines = 0;  // `v` lines before the next statement, every one used by another
+                          // object's elements (0: it has none)
+  };
+  std::vector<DroppedObject> droppedObjects;
   const ObjObject* find(const std::string& name) const;  // exact name, nullptr if absent
 };
 
