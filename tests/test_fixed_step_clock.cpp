@@ -72,6 +72,7 @@ TEST_CASE("fixed step clock: a step that is no length of time, or no steps a fra
     CHECK_THROWS_WITH_AS(FixedStepClock{step}, doctest::Contains("FixedStepClock: stepSeconds must be"),
                          std::invalid_argument);
   }
+  CHECK_THROWS_WITH_AS(FixedStepClock{-1e-9}, doctest::Contains("above 0, not -1e-09"), std::invalid_argument);
   CHECK_THROWS_WITH_AS((FixedStepClock{0.01, 0}), doctest::Contains("FixedStepClock: maxStepsPerFrame must be at least 1"),
                        std::invalid_argument);
   CHECK_NOTHROW((FixedStepClock{1e-6, 1}));

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -35,9 +36,12 @@ class FixedStepClock {
   // argument: a step of 0 took maxStepsPerFrame steps of nothing every frame and drew at NaN.
   explicit FixedStepClock(double stepSeconds, int maxStepsPerFrame = 5)
       : stepSeconds_(stepSeconds), maxStepsPerFrame_(maxStepsPerFrame) {
-    if (!(stepSeconds > 0) || !std::isfinite(stepSeconds))
-      throw std::invalid_argument("FixedStepClock: stepSeconds must be a finite number of seconds above 0, not " +
-                                  std::to_string(stepSeconds));
+    if (!(stepSeconds > 0) || !std::isfinite(stepSeconds)) {
+      char given[32];
+      std::snprintf(given, sizeof(given), "%g", stepSeconds);  // -1e-09, not to_string's -0.000000
+      throw std::invalid_argument(std::string("FixedStepClock: stepSeconds must be a finite number of seconds above 0, not ") +
+                                  given);
+    }
     if (maxStepsPerFrame < 1)
       throw std::invalid_argument("FixedStepClock: maxStepsPerFrame must be at least 1, not " +
                                   std::to_string(maxStepsPerFrame));
