@@ -6,9 +6,11 @@
 #include <toml++/toml.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 #include "Report.h"
+#include "Scene.h"
 #include "SceneRunner.h"
 #include "Tolerance.h"
 #include "raycar/Error.h"
@@ -99,6 +101,25 @@ TEST_CASE("a car driven off its track's edge is reported as having left the grou
   REQUIRE(summary.vehicles.size() == 1);
   CHECK(summary.vehicles.front().leftGroundAt > 1);
   CHECK(summary.vehicles.front().leftGroundAt < 12);
+  // Its distance stops there: at most the 100 m to the edge, the 5 m fall, and what it flies at
+  // the at most 30 m/s it left with in the 1.0 s that fall takes (sqrt(2 x 5 / 9.81)): 135 m.
+  // Counted on, its fall to 12 s made it 230 m.
+  CHECK(summary.vehicles.front().distance < 135);
+}
+
+TEST_CASE("a bundled scene's name finds the scene even where a folder of that name is") {
+  // `raycar-sim drift --out drift` leaves a folder named drift in the working directory; the next
+  // `raycar-sim drift` had opened that folder as the scene and refused it as a directory.
+  const std::filesystem::path before = std::filesystem::current_path();
+  const std::filesystem::path scratch = std::filesystem::temp_directory_path() / "raycar_find_scene_test";
+  std::filesystem::create_directories(scratch / "drift");
+  std::filesystem::current_path(scratch);
+  const std::string found = findScene("drift");
+  std::filesystem::current_path(before);
+  std::filesystem::remove_all(scratch);
+  CHECK(found.size() > std::string("/scenes/drift.toml").size());
+  CHECK(found.compare(found.size() - 18, 18, "/scenes/drift.toml") == 0);
+  CHECK_THROWS_AS(findScene("no_such_scene_anywhere"), Error);
 }
 
 TEST_CASE("a car spawned on an incline stands on it: no wheel starts in the ground, and braked it stays put") {

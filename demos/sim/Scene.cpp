@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <cmath>
 #include <functional>
@@ -221,7 +222,12 @@ std::vector<std::string> bundledSceneFolders() {
 }
 
 std::string findScene(const std::string& argument) {
-  auto exists = [](const std::string& path) { return std::ifstream(path).good(); };
+  // A file, not any path: a folder named as a bundled scene (raycar-sim drift --out drift leaves
+  // one) had hidden the scene, opened as the file and refused as a directory.
+  auto exists = [](const std::string& path) {
+    std::error_code error;
+    return std::filesystem::is_regular_file(path, error);
+  };
   if (exists(argument)) return argument;
   if (argument.find('/') == std::string::npos) {
     const bool hasSuffix = argument.size() > 5 && argument.compare(argument.size() - 5, 5, ".toml") == 0;
