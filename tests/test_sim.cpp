@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <limits>
 
+#include <unistd.h>
+
 #include "Report.h"
 #include "Scene.h"
 #include "SceneRunner.h"
@@ -110,13 +112,30 @@ TEST_CASE("a car driven off its track's edge is reported as having left the grou
 TEST_CASE("a bundled scene's name finds the scene even where a folder of that name is") {
   // `raycar-sim drift --out drift` leaves a folder named drift in the working directory; the next
   // `raycar-sim drift` had opened that folder as the scene and refused it as a directory.
-  const std::filesystem::path before = std::filesystem::current_path();
-  const std::filesystem::path scratch = std::filesystem::temp_directory_path() / "raycar_find_scene_test";
-  std::filesystem::create_directories(scratch / "drift");
-  std::filesystem::current_path(scratch);
-  const std::string found = findScene("drift");
-  std::filesystem::current_path(before);
-  std::filesystem::remove_all(scratch);
+  // The working directory and the folder are put back however the test ends (a throw included);
+  // the folder's name is this process's, so that two suites running at once do not share it.
+  struct ScratchDirectory {
+    std::filesystem::path before = std::filesystem::current_path();
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                 ("raycar_find_scene_" + std::to_string(::getpid()));
+    ScratchDirectory() {
+      std::filesystem::create_directories(path / "drift");
+      std::filesystem::current_path(path);
+    }
+    ~ScratchDirectory() {
+      std::error_code ignored;
+      std::filesystem::current_path(before, ignored);
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  std::string found;
+  {
+    const ScratchDirectory scratch;
+    found = findScene("drift");
+    // A folder named with a path is passed on, for the reader to say what it is.
+    CHECK(findScene("./drift") == "./drift");
+    CHECK_THROWS_WITH_AS(loadScene("./drift"), doctest::Contains("directory"), Error);
+  }
   CHECK(found.size() > std::string("/scenes/drift.toml").size());
   CHECK(found.compare(found.size() - 18, 18, "/scenes/drift.toml") == 0);
   CHECK_THROWS_AS(findScene("no_such_scene_anywhere"), Error);

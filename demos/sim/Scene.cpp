@@ -222,19 +222,23 @@ std::vector<std::string> bundledSceneFolders() {
 }
 
 std::string findScene(const std::string& argument) {
-  // A file, not any path: a folder named as a bundled scene (raycar-sim drift --out drift leaves
-  // one) had hidden the scene, opened as the file and refused as a directory.
-  auto exists = [](const std::string& path) {
+  // Anything readable but a folder (a file, a link to one, a pipe): a folder named as a bundled
+  // scene (`raycar-sim drift --out drift` leaves one) had hidden the scene, opened as the file
+  // and refused as a directory.
+  auto readable = [](const std::string& path) {
     std::error_code error;
-    return std::filesystem::is_regular_file(path, error);
+    return std::filesystem::exists(path, error) && !std::filesystem::is_directory(path, error);
   };
-  if (exists(argument)) return argument;
+  if (readable(argument)) return argument;
   if (argument.find('/') == std::string::npos) {
     const bool hasSuffix = argument.size() > 5 && argument.compare(argument.size() - 5, 5, ".toml") == 0;
     const std::string file = hasSuffix ? argument : argument + ".toml";
     for (const std::string& folder : bundledSceneFolders())
-      if (exists(folder + "/" + file)) return folder + "/" + file;
+      if (readable(folder + "/" + file)) return folder + "/" + file;
   }
+  // A folder named on its own: the reader says what it is ("the path is a directory").
+  std::error_code error;
+  if (std::filesystem::exists(argument, error)) return argument;
   std::string searched;
   for (const std::string& folder : bundledSceneFolders()) searched += "\n  " + folder;
   throw Error({argument, 0, ""}, "no such scene file, nor a bundled scene of that name in:" + searched);

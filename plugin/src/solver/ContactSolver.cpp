@@ -1114,9 +1114,11 @@ btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelCon
   // locked one forbids it: solveLockedAxle); this is for the open one, whose wheels turn apart
   // against nothing but their tires. Taken with a limited slip, it and the row undid each other:
   // fewer steps converged than without it.
+  // (A row whose limit is 0 this step, a limited slip without preload or input torque, is an
+  // open differential's.)
   for (const SpinCoupling& coupling : couplings)
-    if ((coupling.wheelA == wheels[0] && coupling.wheelB == wheels[1]) ||
-        (coupling.wheelA == wheels[1] && coupling.wheelB == wheels[0]))
+    if (coupling.limit > 0 && ((coupling.wheelA == wheels[0] && coupling.wheelB == wheels[1]) ||
+                               (coupling.wheelA == wheels[1] && coupling.wheelB == wheels[0])))
       return 0;
   struct Side {
     int wheel;
