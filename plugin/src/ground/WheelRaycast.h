@@ -33,7 +33,7 @@ class WheelRayCallback final : public btCollisionWorld::ClosestRayResultCallback
   }
 
   // A wheel stands on what its ray meets from above, not on a wall: a hit whose normal (world,
-  // unit) leans more than kMaxContactSlope from the ray's reverse is passed over, and the ray
+  // unit) leans more than 80 deg from the ray's reverse is passed over, and the ray
   // goes on to what lies beyond it. Taken, the vertical face of a 12 cm kerb met by a rear wheel's
   // ray (tilted forwards as the front climbs) gave a contact normal across the road and a
   // suspension pushing along it through 1 / cos of the ray's 4 degrees: 100 to 360 kN, a car at

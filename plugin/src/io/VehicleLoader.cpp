@@ -155,7 +155,8 @@ class Builder {
   }
 
   // The other wheel helpers the model lacks besides `first`, so that one export fixes them all;
-  // and when it has none at all, the likely cause: Blender's own OBJ exporter writes no Empties.
+  // and when it has none at all, not even named, the likely cause: Blender's own OBJ exporter
+  // writes no Empties.
   std::string otherMissingHelpers(const std::string& first) const {
     std::string missing;
     int present = 0, named = 0;
@@ -164,18 +165,19 @@ class Builder {
       const std::string n = std::to_string(i + 1);
       for (const char* end : {"_upper", "_lower"}) {
         const std::string name = "wheel" + n + end;
+        const ObjModel::DroppedObject* dropped = droppedHelper(name, "wheel_" + n + end);
+        named += dropped != nullptr;
         if (model_.find(name) || model_.find("wheel_" + n + end)) {
           ++present;
         } else if (name != first) {
           missing += (missing.empty() ? "" : ", ") + name;
-          if (const ObjModel::DroppedObject* dropped = droppedHelper(name, "wheel_" + n + end)) {
+          if (dropped != nullptr) {
             missing += " (line " + std::to_string(dropped->line) +
                        (dropped->vertexLines > 0 ? ": its vertices are used by another object's faces)"
                                                  : ": no vertex under it)");
             anyTaken = anyTaken || dropped->vertexLines > 0;
           }
         }
-        if (droppedHelper(name, "wheel_" + n + end) != nullptr) ++named;
       }
     }
     std::string text;

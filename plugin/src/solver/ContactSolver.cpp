@@ -603,7 +603,7 @@ bool ContactSolver::solveLockedAxle(SolverBody& chassis, const WheelContacts& co
   }
   const ContactRow& rowA = scratch_->rows[index[0]].longitudinal;
   const ContactRow& rowB = scratch_->rows[index[1]].longitudinal;
-  const btScalar cross = rowA.direction.dot(rowB.direction) * chassis.inverseMass + rowA.chassisAngular.dot(rowB.chassisTurn);
+  const btScalar cross = chassisCoupling(chassis, rowA, rowB);
   const btScalar joint[2][2] = {{rowA.inverseMass, cross}, {cross, rowB.inverseMass}};  // A, m/s per N s
 
   // The residuals at (lambda_a, lambda_b, w): r_k = lambda_k - target_k (N s) and the spin
@@ -1043,7 +1043,7 @@ btScalar ContactSolver::solveLateralTogether(SolverBody& chassis, const WheelCon
     const ContactRow& row = scratch_->rows[size_t(rows[a])].lateral;
     for (int b = 0; b < a; ++b) {
       const ContactRow& other = scratch_->rows[size_t(rows[b])].lateral;
-      joint[a][b] = row.direction.dot(other.direction) * chassis.inverseMass + row.chassisAngular.dot(other.chassisTurn);
+      joint[a][b] = chassisCoupling(chassis, row, other);
     }
   }
   if (!solveJointStep(joint, wanted, n)) return 0;
@@ -1087,7 +1087,7 @@ btScalar ContactSolver::solveSharedSpin(SolverBody& chassis, const WheelContacts
     const btScalar radius = contacts[size_t(shared[a])].radius;
     for (int b = 0; b < a; ++b) {
       const ContactRow& other = scratch_->rows[size_t(shared[b])].longitudinal;
-      joint[a][b] = row.direction.dot(other.direction) * chassis.inverseMass + row.chassisAngular.dot(other.chassisTurn) +
+      joint[a][b] = chassisCoupling(chassis, row, other) +
                     radius * contacts[size_t(shared[b])].radius * engine_->crossInverseInertia(shared[a], shared[b]);
     }
   }
@@ -1147,7 +1147,7 @@ btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelCon
   const ContactRow& rowB = scratch_->rows[size_t(side[1].wheel)].longitudinal;
   const WheelContact& a = contacts[size_t(side[0].wheel)];
   const WheelContact& b = contacts[size_t(side[1].wheel)];
-  const btScalar cross = rowA.direction.dot(rowB.direction) * chassis.inverseMass + rowA.chassisAngular.dot(rowB.chassisTurn) +
+  const btScalar cross = chassisCoupling(chassis, rowA, rowB) +
                          a.radius * b.radius * engine_->crossInverseInertia(side[0].wheel, side[1].wheel);
   const btScalar selfA = scratch_->trials[size_t(side[0].wheel)].inverseMass;
   const btScalar selfB = scratch_->trials[size_t(side[1].wheel)].inverseMass;
@@ -1165,6 +1165,10 @@ btScalar ContactSolver::solveCounterRotation(SolverBody& chassis, const WheelCon
   const btScalar tolerance = btScalar(0.1) * dt;  // N s
   const btScalar atZero = residual(0);
   if (std::fabs(atZero) <= tolerance) return 0;
+  // The first guess: where the difference would cross zero if both laws were flat (saturated),
+  // as past the peak they nearly are; it falls by 2 a unit of t then (its impulses' own slopes),
+  // faster where a law still rises. Widened by doubling, at most 8 times (256x), where a law
+  // falls.
   btScalar low = 0, lowValue = atZero;
   btScalar high = atZero / 2, highValue = residual(high);
   for (int widen = 0; widen < 8 && (highValue > 0) == (atZero > 0); ++widen) {

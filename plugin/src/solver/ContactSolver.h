@@ -320,6 +320,11 @@ class ContactSolver {
     return speed - ground.linearVelocity.dot(row.direction) -
            ground.angularVelocity.dot(row.groundAngular);
   }
+  // How far an impulse on `other` moves `row`'s speed through the chassis (m/s per N s): the
+  // off-diagonal of the rows' joint inverse mass, as every joint step builds it.
+  static btScalar chassisCoupling(const SolverBody& chassis, const ContactRow& row, const ContactRow& other) {
+    return row.direction.dot(other.direction) * chassis.inverseMass + row.chassisAngular.dot(other.chassisTurn);
+  }
   // An impulse (N s) along the row on the chassis, and its opposite on a dynamic ground body.
   void applyRow(SolverBody& chassis, const WheelContact& contact, const ContactRow& row,
                 btScalar impulse) {
