@@ -29,7 +29,14 @@ class Steering {
   // last solve left them) through the steering ratio.
   btScalar columnTorque(const WheelArray& wheels) const;
 
-  void resetMotion() { columnSpeed_ = 0; }  // the angle stays where the wheels point
+  // The angle stays where the wheels point; the pedal's ramp (pedal_speed) starts again from
+  // rest, as a newly built car's does: a pedal still ramping down from full throttle drove a
+  // respawned jeep 1.2 m (a newcomer's trial).
+  void resetMotion() {
+    columnSpeed_ = 0;
+    rampedPedal_ = 0;
+    shapedPedal_ = 0;
+  }
   template <class Archive>
   void transferState(Archive& archive) {  // StateArchive.h
     const btScalar quarterTurn = SIMD_HALF_PI;

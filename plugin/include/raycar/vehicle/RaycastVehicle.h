@@ -157,8 +157,9 @@ class RaycastVehicle : public btActionInterface {
   // After the game moves the car (a teleport, a respawn, righting it), with its chassis' pose and
   // velocities set: the vehicle's own motion as a newly built one's - wheels not turning, the
   // engine at idle in neutral with the clutch open, no contact, warm start, stick anchor or slip
-  // lag carried over, no assist acting - so that it does not drive off on what it did before.
-  // Keeps its input, steering angle and tire temperatures. Wakes the chassis.
+  // lag carried over, no assist acting, the pedal's pedal_speed ramp back at rest - so that it
+  // does not drive off on what it did before. Keeps its input (a pedal still held ramps up
+  // again from 0), steering angle and tire temperatures. Wakes the chassis.
   void resetMotion();
   // Forgets the wheels' cached ground triangles (WheelQuerySettings::cache). Needed only after
   // the vertices of a triangle mesh the car drives on were changed in place; moving, adding or
