@@ -419,8 +419,11 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   }
   state_.clutch = std::min(btScalar(1), state_.clutch + gearbox_.clutchSpeed * dt);
   // Stall protection: throttle closed and the wheels would drag the engine below minRPM. The
-  // clutch opens and the engine, free of the wheels, idles.
-  const bool stallProtection = throttle == 0 && wheelDrivenRpm < engine_.minRpm;
+  // clutch opens and the engine, free of the wheels, idles. Signed, as turnEngine's: wheels
+  // rolling against the gear would turn the engine backwards, slower still (by the magnitude, a
+  // coupe rolling back at 2.5 m/s in first kept its clutch closed at 1,190 rpm, engine braking).
+  const bool stallProtection =
+      throttle == 0 && signedRpmThroughGear(input.fastestWheelSpin) < engine_.minRpm;
   if (stallProtection) state_.clutch = 0;
   const btScalar clutch = state_.clutch;
   follows_ = {!stallProtection && clutch > 0 && throttle > 0, state_.engineRpm, clutch, throttle};
