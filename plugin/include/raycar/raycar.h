@@ -27,9 +27,11 @@
 #include "raycar/vehicle/Wheel.h"
 // parallel/: many vehicles on several threads
 #include "raycar/parallel/VehicleGroup.h"
-// io/: OBJ models, vehicle scripts, the loader
+// io/: OBJ models, vehicle scripts, the loader, script keys set from outside, a body's state
+#include "raycar/io/KeyOverride.h"
 #include "raycar/io/MassProperties.h"
 #include "raycar/io/ObjModel.h"
+#include "raycar/io/RigidBodyState.h"
 #include "raycar/io/VehicleLoader.h"
 #include "raycar/io/VehicleScript.h"
 // extras/: the chase camera, seed 002's fixed-step clock and interpolation, the kinematic
