@@ -166,7 +166,25 @@ TEST_CASE("a buffer that is not this vehicle's state is refused, naming why, and
       {"another precision", [](std::vector<std::uint8_t>& b) { b[6] = sizeof(btScalar) == 4 ? 8 : 4; }, "-bit numbers"},
       {"a group's state", [](std::vector<std::uint8_t>& b) { b[7] = 2; }, "not of a vehicle"},
       {"another wheel count", [](std::vector<std::uint8_t>& b) { b[8] = 6; }, "saved for 6 wheels; this one has 4"},
-      {"another layout", [](std::vector<std::uint8_t>& b) { b[20] ^= 1; }, "saved from a vehicle of another layout"},
+      {"another layout fingerprint in the header", [](std::vector<std::uint8_t>& b) { b[20] ^= 1; },
+       "the header's layout fingerprint does not match"},
+      {"another layout in the payload, resealed",
+       [&](std::vector<std::uint8_t>& b) {
+         // The payload ends with the layout's words and their count (StateArchive.h); its third
+         // word from the start of the record is the first wheel's flags: bit 1 drives.
+         std::uint32_t words = 0;
+         std::memcpy(&words, b.data() + b.size() - 4, 4);
+         b[b.size() - 4 - 4 * words + 2 * 4] ^= 1;
+         reseal(b);
+       },
+       "saved from a vehicle of another layout: wheel 1"},
+      {"a layout record longer than the payload, resealed",
+       [&](std::vector<std::uint8_t>& b) {
+         const std::uint32_t words = 1u << 30;
+         std::memcpy(b.data() + b.size() - 4, &words, 4);
+         reseal(b);
+       },
+       "the payload's layout record does not fit"},
       {"truncated by one byte", [](std::vector<std::uint8_t>& b) { b.pop_back(); }, "truncated or padded"},
       {"one more byte", [](std::vector<std::uint8_t>& b) { b.push_back(0); }, "truncated or padded"},
       {"a flipped bit", [](std::vector<std::uint8_t>& b) { b[b.size() / 2] ^= 4; }, "corrupted"},
@@ -222,8 +240,14 @@ TEST_CASE("a state names its vehicle's layout: another car refuses it, the same 
   for (int step = 0; step < 60; ++step) sedan.step(busyDriver(step / 120.0));
   const std::vector<std::uint8_t> sedanState = sedan.vehicle().saveState();
   const std::vector<std::uint8_t> coupeBefore = coupe.vehicle().saveState();
+  // The refusal says what differs (a trial's programmer, given two fingerprints, could not tell
+  // a gear count from a handbrake flag): the sedan drives its front wheels, the coupe its rear.
   CHECK_THROWS_WITH_AS(coupe.vehicle().restoreState(sedanState.data(), sedanState.size()),
-                       doctest::Contains("saved from a vehicle of another layout"), StateError);
+                       doctest::Contains("saved from a vehicle of another layout: wheel 1 drives in the "
+                                         "saved vehicle, not in this one"),
+                       StateError);
+  CHECK_THROWS_WITH_AS(coupe.vehicle().restoreState(sedanState.data(), sedanState.size()),
+                       doctest::Contains("wheel 3 drives in this vehicle, not in the saved one"), StateError);
   CHECK(coupe.vehicle().saveState() == coupeBefore);
 
   VehicleSettings retuned = sedan.vehicle().settings();
@@ -237,6 +261,38 @@ TEST_CASE("a state names its vehicle's layout: another car refuses it, the same 
   RaycastVehicle sibling(sedan.chassis(), retuned);
   sibling.restoreState(sedanState.data(), sedanState.size());
   CHECK(sibling.saveState() == sedanState);
+
+  // A sedan changed in its layout refuses the sedan's state, naming each change.
+  struct Change {
+    const char* what;
+    std::function<void(VehicleSettings&)> make;
+    const char* named;
+  };
+  const Change changes[] = {
+      {"a gear fewer", [](VehicleSettings& s) { s.gearbox.gears.pop_back(); },
+       "the saved vehicle has 7 gears, this one 6 (reverse and neutral counted)"},
+      {"no handbrake on wheel 4", [](VehicleSettings& s) { s.wheels[3].canBrake = false; },
+       "wheel 4 has the handbrake in the saved vehicle, not in this one"},
+      {"wheel 2 on another axle", [](VehicleSettings& s) { s.wheels[1].axle = 2; },
+       "wheel 2 is on axle 0 in the saved vehicle, on axle 2 in this one"},
+      {"a locked front differential",
+       [](VehicleSettings& s) {
+         DifferentialSettings locked;
+         locked.axle = 0;
+         locked.type = DifferentialType::Locked;
+         s.differentials.push_back(locked);
+       },
+       "the saved vehicle has 0 differentials, this one 1"},
+  };
+  for (const Change& change : changes) {
+    CAPTURE(change.what);
+    VehicleSettings changed = sedan.vehicle().settings();
+    change.make(changed);
+    RaycastVehicle other(sedan.chassis(), changed);
+    const std::string named = std::string("saved from a vehicle of another layout: ") + change.named;
+    CHECK_THROWS_WITH_AS(other.restoreState(sedanState.data(), sedanState.size()),
+                         doctest::Contains(named.c_str()), StateError);
+  }
 }
 
 TEST_CASE("a group's snapshot is refused by the same cars in another order, naming the vehicle") {

@@ -41,7 +41,7 @@ void writeStateHeader(std::vector<std::uint8_t>& buffer, StateKind kind, std::ui
 }
 
 const std::uint8_t* checkStateHeader(const void* data, size_t size, StateKind kind,
-                                     std::uint32_t count, std::uint32_t layout, size_t& payloadBytes) {
+                                     std::uint32_t count, size_t& payloadBytes) {
   const auto* bytes = static_cast<const std::uint8_t*>(data);
   if (bytes == nullptr || size < kStateHeaderBytes || std::memcmp(bytes, kMagic, 4) != 0)
     throw StateError("not a raycar state (" + std::to_string(size) + " bytes without the RCVS header)");
@@ -61,16 +61,6 @@ const std::uint8_t* checkStateHeader(const void* data, size_t size, StateKind ki
     throw StateError(std::string("saved for ") + std::to_string(savedCount) +
                      (kind == StateKind::Vehicle ? " wheels" : " vehicles") + "; this one has " +
                      std::to_string(count));
-  // Another car with as many wheels (a coupe's state offered to a sedan, or a group's snapshot
-  // after its cars were removed and added in another order) would restore without complaint
-  // into a car it was never the state of.
-  const auto savedLayout = readAt<std::uint32_t>(bytes, 20);
-  if (savedLayout != layout) {
-    char text[112];
-    std::snprintf(text, sizeof(text), "saved from a vehicle of another layout (%08x; this one's %08x)",
-                  unsigned(savedLayout), unsigned(layout));
-    throw StateError(text);
-  }
   payloadBytes = readAt<std::uint32_t>(bytes, 12);
   if (size - kStateHeaderBytes != payloadBytes)
     throw StateError("truncated or padded: the header promises " + std::to_string(payloadBytes) +
@@ -78,6 +68,10 @@ const std::uint8_t* checkStateHeader(const void* data, size_t size, StateKind ki
   if (stateChecksum(bytes + kStateHeaderBytes, payloadBytes) != readAt<std::uint32_t>(bytes, 16))
     throw StateError("corrupted: the payload's checksum does not match");
   return bytes + kStateHeaderBytes;
+}
+
+std::uint32_t stateLayout(const void* data) {
+  return readAt<std::uint32_t>(static_cast<const std::uint8_t*>(data), 20);
 }
 
 }  // namespace raycar

@@ -8,6 +8,8 @@
 //   magic "RCVS" | version u16 | sizeof(btScalar) u8 | kind u8 | count u32 | payload bytes u32 |
 //   FNV-1a of the payload u32 | layout u32 (layoutFingerprint of the vehicle's settings; 0 for a
 //   group, whose parts carry their own)
+// A vehicle's payload ends with its layout's words (vehicle/VehicleLayout.h) and their count
+// (u32), after the runtime's own fields.
 // kind 1: one vehicle, count = its wheels; kind 2: a VehicleGroup, count = its vehicles, and the
 // payload is each vehicle's whole buffer after a u32 of its length. Numbers are in the machine's
 // byte order: a buffer is for the same build on the same kind of machine (rollback, replays,
@@ -137,18 +139,22 @@ constexpr size_t kStateHeaderBytes = 4 + 2 + 1 + 1 + 4 + 4 + 4 + 4;
 // vehicle's layout in the header; 5: whether ABS held back a driving wheel's brake in the last step
 // (Drivetrain: the clutch stays open while it does); 6: each limited-slip, Torsen or locked
 // differential's last impulse, which the next solve starts from; 7: how long the automatic
-// gearbox's road speed has stayed below its shift-down speed
-constexpr std::uint16_t kStateVersion = 7;
+// gearbox's road speed has stayed below its shift-down speed; 8: a vehicle's layout word by word
+// at its payload's end (vehicle/VehicleLayout.h)
+constexpr std::uint16_t kStateVersion = 8;
 
 std::uint32_t stateChecksum(const std::uint8_t* data, size_t size);  // FNV-1a
 // Fills the header of `buffer` (whose first kStateHeaderBytes are reserved) for the payload
 // that follows it.
 void writeStateHeader(std::vector<std::uint8_t>& buffer, StateKind kind, std::uint32_t count,
                       std::uint32_t layout);
-// Checks a buffer's header against what the reader expects (kind, count, layout) and its
-// payload's length and checksum; throws StateError naming what does not match. Returns the
-// payload.
+// Checks a buffer's header against what the reader expects (kind, count) and its payload's
+// length and checksum; throws StateError naming what does not match. Returns the payload. A
+// vehicle's layout is checked by the vehicle (RaycastVehicle::checkState), which can say what
+// differs from the words at its payload's end.
 const std::uint8_t* checkStateHeader(const void* data, size_t size, StateKind kind,
-                                     std::uint32_t count, std::uint32_t layout, size_t& payloadBytes);
+                                     std::uint32_t count, size_t& payloadBytes);
+// The layout fingerprint a checked header holds.
+std::uint32_t stateLayout(const void* data);
 
 }  // namespace raycar

@@ -215,7 +215,7 @@ void VehicleGroup::splitState(const void* data, size_t size,
                               std::vector<std::pair<const std::uint8_t*, size_t>>& parts) const {
   size_t payloadBytes = 0;
   const std::uint8_t* at =
-      checkStateHeader(data, size, StateKind::Group, std::uint32_t(vehicles_.size()), 0, payloadBytes);
+      checkStateHeader(data, size, StateKind::Group, std::uint32_t(vehicles_.size()), payloadBytes);
   const std::uint8_t* end = at + payloadBytes;
   for (size_t i = 0; i < vehicles_.size(); ++i) {
     std::uint32_t length = 0;

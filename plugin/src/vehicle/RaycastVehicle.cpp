@@ -3,10 +3,12 @@
 #include <LinearMath/btIDebugDraw.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "io/StateArchive.h"
 #include "raycar/Error.h"
 #include "vehicle/StepStages.h"
+#include "vehicle/VehicleLayout.h"
 #include "vehicle/VehicleRuntime.h"
 
 namespace raycar {
@@ -191,14 +193,29 @@ btVector3 RaycastVehicle::linearVelocity() const { return runtime_->linearVeloci
 
 btScalar RaycastVehicle::forwardSpeed() const { return runtime_->forwardSpeed(); }
 
+namespace {
+// Bytes of a vehicle's layout record at its payload's end: the words and their count.
+size_t layoutRecordBytes(size_t words) { return words * sizeof(std::int32_t) + sizeof(std::uint32_t); }
+}  // namespace
+
 void RaycastVehicle::saveState(std::vector<std::uint8_t>& buffer) const {
   StateCounter counter;
   runtime_->transferState(counter);
+  const size_t layoutWords = layoutWordCount(runtime_->settings);
   buffer.clear();
-  buffer.reserve(kStateHeaderBytes + counter.bytes);
+  buffer.reserve(kStateHeaderBytes + counter.bytes + layoutRecordBytes(layoutWords));
   buffer.resize(kStateHeaderBytes);
   StateWriter writer(buffer);
   runtime_->transferState(writer);
+  visitLayoutWords(runtime_->settings, [&buffer](std::int32_t word) {
+    const size_t at = buffer.size();
+    buffer.resize(at + sizeof(word));
+    std::memcpy(buffer.data() + at, &word, sizeof(word));
+  });
+  const auto count = std::uint32_t(layoutWords);
+  const size_t at = buffer.size();
+  buffer.resize(at + sizeof(count));
+  std::memcpy(buffer.data() + at, &count, sizeof(count));
   writeStateHeader(buffer, StateKind::Vehicle, std::uint32_t(wheelCount()), runtime_->layout);
 }
 
@@ -211,29 +228,57 @@ std::vector<std::uint8_t> RaycastVehicle::saveState() const {
 size_t RaycastVehicle::stateSize() const {
   StateCounter counter;
   runtime_->transferState(counter);
-  return kStateHeaderBytes + counter.bytes;
+  return kStateHeaderBytes + counter.bytes + layoutRecordBytes(layoutWordCount(runtime_->settings));
 }
 
 void RaycastVehicle::checkState(const void* data, size_t size) const {
   size_t payloadBytes = 0;
   const std::uint8_t* payload =
-      checkStateHeader(data, size, StateKind::Vehicle, std::uint32_t(wheelCount()),
-                       runtime_->layout, payloadBytes);
+      checkStateHeader(data, size, StateKind::Vehicle, std::uint32_t(wheelCount()), payloadBytes);
+  // The layout first: another car with as many wheels (a coupe's state offered to a sedan, a
+  // group's snapshot after its cars were removed and added in another order) would otherwise
+  // restore without complaint into a car it was never the state of, or fail on a size.
+  std::uint32_t savedWords = 0;
+  if (payloadBytes >= sizeof(savedWords))
+    std::memcpy(&savedWords, payload + payloadBytes - sizeof(savedWords), sizeof(savedWords));
+  if (payloadBytes < sizeof(savedWords) ||
+      savedWords > (payloadBytes - sizeof(savedWords)) / sizeof(std::int32_t))
+    throw StateError("corrupted: the payload's layout record does not fit in it");
+  const size_t layoutBytes = layoutRecordBytes(savedWords);
+  const std::uint8_t* savedLayout = payload + payloadBytes - layoutBytes;
+  size_t index = 0;
+  bool same = savedWords == layoutWordCount(runtime_->settings);
+  visitLayoutWords(runtime_->settings, [&](std::int32_t word) {
+    if (!same) return;
+    std::int32_t saved;
+    std::memcpy(&saved, savedLayout + index++ * sizeof(saved), sizeof(saved));
+    same = saved == word;
+  });
+  if (!same) {
+    std::vector<std::int32_t> words(savedWords);
+    std::memcpy(words.data(), savedLayout, savedWords * sizeof(std::int32_t));
+    throw StateError("saved from a vehicle of another layout: " +
+                     describeLayoutDifference(words.data(), words.size(), runtime_->settings));
+  }
+  if (stateLayout(data) != runtime_->layout)
+    throw StateError("corrupted: the header's layout fingerprint does not match the payload's layout");
   StateCounter counter;
   runtime_->transferState(counter);
-  if (counter.bytes != payloadBytes)
-    throw StateError("the payload holds " + std::to_string(payloadBytes) + " bytes; this vehicle's state is " +
+  const size_t fieldBytes = payloadBytes - layoutBytes;
+  if (counter.bytes != fieldBytes)
+    throw StateError("the payload holds " + std::to_string(fieldBytes) + " bytes of state; this vehicle's is " +
                      std::to_string(counter.bytes));
   // Every value is checked before any is stored: a bad buffer changes nothing.
-  StateReader<false> check(payload, payloadBytes);
+  StateReader<false> check(payload, fieldBytes);
   runtime_->transferState(check);
 }
 
 void RaycastVehicle::restoreState(const void* data, size_t size) {
   checkState(data, size);
   runtime_->putBackSleepThreshold();  // before the saved state replaces what it would need
+  const size_t payloadBytes = size - kStateHeaderBytes;
   StateReader<true> read(static_cast<const std::uint8_t*>(data) + kStateHeaderBytes,
-                         size - kStateHeaderBytes);
+                         payloadBytes - layoutRecordBytes(layoutWordCount(runtime_->settings)));
   runtime_->transferState(read);
   // The ground objects are known only by number until the next step's queries find them.
   for (Wheel& wheel : runtime_->wheels) wheel.state.groundObject = nullptr;

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "raycar/vehicle/SettingsFields.h"
 
 #include "Finite.h"
 #include "io/StateArchive.h"
+#include "vehicle/VehicleLayout.h"
 
 namespace raycar {
 namespace {
@@ -146,27 +148,16 @@ std::vector<std::string> validateVehicleSettings(const VehicleSettings& settings
 }
 
 std::uint32_t layoutFingerprint(const VehicleSettings& settings) {
-  std::vector<std::int32_t> words;  // hashed as the state's payload is (stateChecksum)
-  auto add = [&words](int value) { words.push_back(std::int32_t(value)); };
-  // Only what a state's meaning depends on: which wheel is which (its axle, whether it drives,
-  // steers, has the handbrake), how many gears and differentials there are. Numbers a game tunes
-  // (springs, tires, radii, ride height, ratios, masses) stay out.
-  add(int(settings.wheels.size()));
-  for (const WheelSettings& wheel : settings.wheels) {
-    const bool steered = wheel.steering == SteerMode::Steered ||
-                         (wheel.steering == SteerMode::Automatic &&
-                          wheel.attachmentPoint.dot(settings.axes.forward) > 0);
-    add(wheel.axle);
-    add(int(wheel.driving) | int(steered) << 1 | int(wheel.canBrake) << 2);
-  }
-  add(int(settings.gearbox.gears.size()));
-  add(int(settings.differentials.size()));
-  for (const DifferentialSettings& differential : settings.differentials) {
-    add(differential.axle);
-    add(int(differential.type));
-  }
-  return stateChecksum(reinterpret_cast<const std::uint8_t*>(words.data()),
-                       words.size() * sizeof(std::int32_t));
+  // Only what a state's meaning depends on (VehicleLayout.h); numbers a game tunes (springs,
+  // tires, radii, ride height, ratios, masses) stay out. FNV-1a over the words' bytes, as the
+  // state's payload is hashed (stateChecksum).
+  std::uint32_t hash = 2166136261u;
+  visitLayoutWords(settings, [&hash](std::int32_t word) {
+    std::uint8_t bytes[sizeof(word)];
+    std::memcpy(bytes, &word, sizeof(word));
+    for (const std::uint8_t byte : bytes) hash = (hash ^ byte) * 16777619u;
+  });
+  return hash;
 }
 
 }  // namespace raycar
