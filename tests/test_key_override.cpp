@@ -119,6 +119,21 @@ TEST_CASE("a script override gives what the same edit of the file gives, and cha
   CHECK(differingFields(parseVehicleScript(text, kCoupe), third) == std::vector<std::string>{"wheel 3 stiffness"});
   const VehicleScript every = parseVehicleScript(text, kCoupe, overrides({"wheel.stiffness=50000"}));
   for (const WheelRecord& wheel : every.wheels) CHECK(wheel.wheel.stiffness == 50000);
+  // A script without [[tire]] has one default tire on every axle: a tire key's override creates
+  // that record, as the same line under a [[tire]] written at the file's end would (a trial's
+  // --set tire.lateral_d had been refused for want of a record). A numbered record is not made up.
+  const std::string parkingPath = std::string(RAYCAR_DATA_DIR) + "/vehicles/parking_car.vehicle.toml";
+  const std::string parking = readTextFile(parkingPath, "vehicle script");
+  REQUIRE(parseVehicleScript(parking, parkingPath).tires.empty());
+  const VehicleScript tireByHand = parseVehicleScript(parking + "\n[[tire]]\nlateral_d = 1.1\n", parkingPath);
+  const VehicleScript tireOverridden = parseVehicleScript(parking, parkingPath, overrides({"tire.lateral_d=1.1"}));
+  CHECK(differingFields(tireByHand, tireOverridden).empty());
+  REQUIRE(tireOverridden.tires.size() == 1);
+  CHECK(tireOverridden.tires[0].axles.empty());
+  CHECK(tireOverridden.tires[0].tire.lateralCurve.magicFormula.peakD == doctest::Approx(1.1));
+  CHECK(parseVehicleScript(parking, parkingPath, overrides({"tire[1].lateral_d=1.1"})).tires.size() == 1);
+  CHECK_THROWS_WITH(parseVehicleScript(parking, parkingPath, overrides({"tire[2].lateral_d=1.1"})),
+                    doctest::Contains("the file has no [[tire]] records to override"));
   // Later overrides of one key win, as a later line would.
   const VehicleScript twice = parseVehicleScript(text, kCoupe, overrides({"params.stabilizer=0.1", "params.stabilizer=0.3"}));
   CHECK(twice.settings.stabilizer == doctest::Approx(0.3));

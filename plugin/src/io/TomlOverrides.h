@@ -52,10 +52,13 @@ inline void setKey(toml::table& table, const std::string& key, const toml::node&
 }
 
 // Applies the overrides in order. `recordSections` names the document's [[record]] sections, so
-// that an override of one the file does not have is an error and not a table created in its place.
+// that an override of one the file does not have is an error and not a table created in its place;
+// except those of `defaultRecordSections`, whose absence means one record of defaults (a script
+// without [[tire]]: one tire on every axle), which the override creates as the file would.
 // Throws raycar::Error naming the override when its section or record is not in the document.
 inline void applyKeyOverrides(toml::table& document, const std::vector<KeyOverride>& overrides,
-                              const std::string& documentPath, const std::vector<std::string>& recordSections) {
+                              const std::string& documentPath, const std::vector<std::string>& recordSections,
+                              const std::vector<std::string>& defaultRecordSections = {}) {
   for (const KeyOverride& override : overrides) {
     const std::string label = "--set " + override.text + " (" + documentPath + ")";
     toml::source_region where{};  // value-initialised: line 0 marks the key as an override's
@@ -70,6 +73,13 @@ inline void applyKeyOverrides(toml::table& document, const std::vector<KeyOverri
       if (lowerCase(std::string(name.str())) == override.section) section = &node;
     const bool isRecordSection =
         std::find(recordSections.begin(), recordSections.end(), override.section) != recordSections.end();
+    const bool isDefaultRecord = std::find(defaultRecordSections.begin(), defaultRecordSections.end(),
+                                           override.section) != defaultRecordSections.end();
+    if (!section && isDefaultRecord && override.record <= 1) {
+      toml::array records;
+      records.push_back(toml::table{});
+      section = &document.insert(toml::key(override.section, where), std::move(records)).first->second;
+    }
     if (!section) {
       if (isRecordSection || override.record > 0)
         fail("the file has no [[" + override.section + "]] records to override");

@@ -317,8 +317,11 @@ VehicleScript parseVehicleScript(const std::string& text, const std::string& pat
   } catch (const toml::parse_error& error) {
     throw Error({path, int(error.source().begin.line), ""}, std::string(error.description()));
   }
+  // A script without [[tire]] has one default tire on every axle: an override of a tire key
+  // creates that record (a trial's --set tire.lateral_d had been refused for want of one).
   toml_overrides::applyKeyOverrides(document, overrides, path,
-                                    std::vector<std::string>(std::begin(kRecordSections), std::end(kRecordSections)));
+                                    std::vector<std::string>(std::begin(kRecordSections), std::end(kRecordSections)),
+                                    {"tire"});
   // A record is written through a pointer only while it is the last one read, so the vectors may
   // grow; 64 records a section is the limit because no vehicle has more (axles end at 64).
   for (const char* section : kRecordSections) {
