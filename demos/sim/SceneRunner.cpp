@@ -162,7 +162,7 @@ void SceneRunner::spawnVehicles() {
       if (!vehicle.ignoredObjects.empty()) {
         std::string names;
         for (const std::string& name : vehicle.ignoredObjects) names += (names.empty() ? "" : ", ") + name;
-        notes_.push_back(vehicle.modelPath + ": not read as vehicle parts, so neither shown nor simulated: " + names +
+        notes_.push_back("note: " + vehicle.modelPath + ": not read as vehicle parts, so neither shown nor simulated: " + names +
                          " (a part shown without physics is a hullN with flags 2 and mass 0)");
       }
       for (const std::string& warning : vehicle.warnings) notes_.push_back("warning: " + warning);

@@ -109,6 +109,7 @@ class SceneRunner {
   int totalSteps() const { return totalSteps_; }
   int substeps() const { return substeps_; }
   // What the loading noticed and is worth telling (a model's objects that are no vehicle part).
+  // Each "note: ..." or "warning: ...", for the program to print after its name.
   const std::vector<std::string>& notes() const { return notes_; }
   double time() const { return steps_ * scene_.step; }
   size_t vehicleCount() const { return runs_.size(); }

@@ -22,7 +22,22 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
-// A line plot with labelled axes; equalAspect keeps metres square (top-down paths).
+namespace {
+// A tick spacing of 1, 2 or 5 x 10^k, the smallest that puts at most about `ticks` on `span`.
+double tickStep(double span, double ticks) {
+  const double raw = span / ticks;
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  for (const double multiple : {1.0, 2.0, 5.0})
+    if (multiple * decade >= raw * (1 - 1e-9)) return multiple * decade;
+  return 10 * decade;
+}
+// Decimals a tick label of spacing `step` needs: 0.5 -> 1, 0.02 -> 2, 20 -> 0.
+int tickDecimals(double step) { return std::clamp(int(-std::floor(std::log10(step) + 1e-9)), 0, 9); }
+}  // namespace
+
+// A line plot with labelled axes; equalAspect keeps metres square (top-down paths). An axis runs
+// between multiples of its tick spacing around the data (a time axis from 0, not from -2.7 s,
+// where it had been padded by a fraction of the span), ticked at those multiples.
 std::string plot(const std::string& title, const std::string& xLabel, const std::string& yLabel,
                  const std::vector<Series>& series, bool equalAspect,
                  const std::vector<Rectangle>& rectangles) {
@@ -38,14 +53,20 @@ std::string plot(const std::string& title, const std::string& xLabel, const std:
   if (x0 > x1) x0 = 0, x1 = 1, y0 = 0, y1 = 1;
   if (x1 - x0 < 1e-9) x0 -= 1, x1 += 1;
   if (y1 - y0 < 1e-9) y0 -= 1, y1 += 1;
-  const double padX = (x1 - x0) * 0.04, padY = (y1 - y0) * 0.08;
-  x0 -= padX, x1 += padX, y0 -= padY, y1 += padY;
   const double plotWidth = width - left - right, plotHeight = height - top - bottom;
-  if (equalAspect) {  // one metre is as long on both axes
+  // About eight ticks along the 500 px of x, five up the 170 px of y.
+  double xStep = tickStep(x1 - x0, 8), yStep = tickStep(y1 - y0, 5);
+  if (equalAspect) {  // one metre is as long on both axes, the paths with a margin around them
+    const double padX = (x1 - x0) * 0.04, padY = (y1 - y0) * 0.08;
+    x0 -= padX, x1 += padX, y0 -= padY, y1 += padY;
     const double scale = std::max((x1 - x0) / plotWidth, (y1 - y0) / plotHeight);
     const double cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
     x0 = cx - scale * plotWidth / 2, x1 = cx + scale * plotWidth / 2;
     y0 = cy - scale * plotHeight / 2, y1 = cy + scale * plotHeight / 2;
+    xStep = yStep = tickStep(std::min(x1 - x0, y1 - y0), 6);
+  } else {
+    x0 = std::floor(x0 / xStep + 1e-9) * xStep, x1 = std::ceil(x1 / xStep - 1e-9) * xStep;
+    y0 = std::floor(y0 / yStep + 1e-9) * yStep, y1 = std::ceil(y1 / yStep - 1e-9) * yStep;
   }
   auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * plotWidth; };
   auto py = [&](double y) { return top + (y1 - y) / (y1 - y0) * plotHeight; };
@@ -55,19 +76,16 @@ std::string plot(const std::string& title, const std::string& xLabel, const std:
       << "<text x='" << left << "' y='18' font-size='13' font-weight='bold'>" << title << "</text>\n"
       << "<rect x='" << left << "' y='" << top << "' width='" << plotWidth << "' height='" << plotHeight
       << "' fill='#fafafa' stroke='#888'/>\n";
-  // Tick labels with as many decimals as a quarter of the axis needs (at least one): a figure that
-  // spans 0.92 to 0.95 is labelled 0.925, 0.933, ..., not 0.9 five times.
-  auto decimals = [](double span) { return std::clamp(int(std::ceil(-std::log10(span / 4))) + 1, 1, 6); };
-  const int xDecimals = decimals(x1 - x0), yDecimals = decimals(y1 - y0);
-  for (int i = 0; i <= 4; ++i) {  // ticks
-    const double x = x0 + (x1 - x0) * i / 4, y = y0 + (y1 - y0) * i / 4;
+  // Ticks at the multiples of each axis' spacing within it; -0 is written 0.
+  auto label = [](double value, int decimals) { return fixed(std::fabs(value) < 1e-12 ? 0 : value, decimals); };
+  for (double x = std::ceil(x0 / xStep - 1e-9) * xStep; x <= x1 + xStep * 1e-9; x += xStep)
     svg << "<text x='" << fixed(px(x), 1) << "' y='" << height - bottom + 14 << "' text-anchor='middle'>"
-        << fixed(x, xDecimals) << "</text>\n<text x='" << left - 6 << "' y='" << fixed(py(y) + 4, 1)
-        << "' text-anchor='end'>" << fixed(y, yDecimals) << "</text>\n<line x1='" << fixed(px(x), 1) << "' y1='" << top
-        << "' x2='" << fixed(px(x), 1) << "' y2='" << height - bottom << "' stroke='#e4e4e4'/>\n<line x1='" << left
-        << "' y1='" << fixed(py(y), 1) << "' x2='" << width - right << "' y2='" << fixed(py(y), 1)
-        << "' stroke='#e4e4e4'/>\n";
-  }
+        << label(x, tickDecimals(xStep)) << "</text>\n<line x1='" << fixed(px(x), 1) << "' y1='" << top << "' x2='"
+        << fixed(px(x), 1) << "' y2='" << height - bottom << "' stroke='#e4e4e4'/>\n";
+  for (double y = std::ceil(y0 / yStep - 1e-9) * yStep; y <= y1 + yStep * 1e-9; y += yStep)
+    svg << "<text x='" << left - 6 << "' y='" << fixed(py(y) + 4, 1) << "' text-anchor='end'>"
+        << label(y, tickDecimals(yStep)) << "</text>\n<line x1='" << left << "' y1='" << fixed(py(y), 1) << "' x2='"
+        << width - right << "' y2='" << fixed(py(y), 1) << "' stroke='#e4e4e4'/>\n";
   svg << "<text x='" << left + plotWidth / 2 << "' y='" << height - 6 << "' text-anchor='middle'>" << xLabel
       << "</text>\n<text x='14' y='" << top + plotHeight / 2 << "' transform='rotate(-90 14 " << top + plotHeight / 2
       << ")' text-anchor='middle'>" << yLabel << "</text>\n";

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     const raycar::sim::Scene scene = raycar::sim::loadScene(raycar::sim::findScene(scenePath), overrides);
     if (out.empty()) out = "out/" + (scene.name.empty() ? std::string("scene") : scene.name);
     raycar::sim::SceneRunner runner(scene, threads);
-    for (const std::string& note : runner.notes()) std::fprintf(stderr, "raycar-sim: note: %s\n", note.c_str());
+    for (const std::string& note : runner.notes()) std::fprintf(stderr, "raycar-sim: %s\n", note.c_str());
     const bool terminal = isatty(fileno(stderr));
     const auto start = std::chrono::steady_clock::now();
     int shown = -1;

@@ -58,7 +58,7 @@ Viewer::Viewer(const ViewerOptions& options)
       clock_(runner_.scene().step),
       view_(options.view) {
   glfwSwapInterval(options_.screenshotPath.empty() ? 1 : 0);
-  for (const std::string& note : runner_.notes()) std::fprintf(stderr, "raycar-viewer: note: %s\n", note.c_str());
+  for (const std::string& note : runner_.notes()) std::fprintf(stderr, "raycar-viewer: %s\n", note.c_str());
   shader_ = std::make_unique<LitMeshShader>();
   geometry_ = std::make_unique<SceneGeometry>(runner_);
   worldView_ = std::make_unique<WorldView>(*shader_, *geometry_);
