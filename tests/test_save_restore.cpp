@@ -178,6 +178,29 @@ TEST_CASE("a buffer that is not this vehicle's state is refused, naming why, and
          reseal(b);
        },
        "saved from a vehicle of another layout: wheel 1"},
+      {"a layout record of no words, resealed",
+       [&](std::vector<std::uint8_t>& b) {
+         const std::uint32_t words = 0;
+         std::memcpy(b.data() + b.size() - 4, &words, 4);
+         reseal(b);
+       },
+       "saved from a vehicle of another layout: its layout record is not one"},
+      {"a wheel's layout flags of 8, resealed",
+       [&](std::vector<std::uint8_t>& b) {
+         std::uint32_t words = 0;
+         std::memcpy(&words, b.data() + b.size() - 4, 4);
+         b[b.size() - 4 - 4 * words + 2 * 4] = 8;  // wheel 1's flags: only bits 1, 2 and 4 exist
+         reseal(b);
+       },
+       "saved from a vehicle of another layout: its layout record is not one"},
+      {"a payload of 2 bytes, resealed",
+       [&](std::vector<std::uint8_t>& b) {
+         b.resize(kHeader + 2);
+         const std::uint32_t payload = 2;
+         std::memcpy(b.data() + 12, &payload, 4);
+         reseal(b);
+       },
+       "the payload's layout record does not fit"},
       {"a layout record longer than the payload, resealed",
        [&](std::vector<std::uint8_t>& b) {
          const std::uint32_t words = 1u << 30;
@@ -327,7 +350,12 @@ TEST_CASE("a group's snapshot is refused by the same cars in another order, nami
   std::vector<std::uint8_t> before;
   group.saveState(before);
   CHECK_THROWS_WITH_AS(group.restoreState(saved.data(), saved.size()),
-                       doctest::Contains("vehicle index 0: saved from a vehicle of another layout"), StateError);
+                       doctest::Contains("vehicle index 0: saved from a vehicle of another layout: wheel"), StateError);
+  // A group's header names no layout: a word there (outside the checksum) is a corruption.
+  std::vector<std::uint8_t> marked = before;
+  marked[20] ^= 1;
+  CHECK_THROWS_WITH_AS(group.restoreState(marked.data(), marked.size()),
+                       doctest::Contains("corrupted: a group's header names a layout"), StateError);
   std::vector<std::uint8_t> after;
   group.saveState(after);
   CHECK(after == before);

@@ -1,8 +1,9 @@
 // libFuzzer target: any bytes as a saved vehicle state. restoreState must either restore or throw
 // raycar::StateError, changing nothing then; a restored vehicle must then step without a crash,
-// a sanitizer report or a NaN in the chassis. Odd first bytes take the rest as a payload and
-// seal it with a correct header and checksum, so the fuzzer reaches the value checks and the
-// step, not only the header's.
+// a sanitizer report or a NaN in the chassis. Odd first bytes take the rest as the payload's
+// fields, keep the initial state's layout record at its end and seal it with a correct header
+// and checksum, so the fuzzer reaches the value checks and the step, not only the header's and
+// the layout's. Even first bytes reach those checks too, the layout record among them.
 #include <btBulletDynamicsCommon.h>
 
 #include <cmath>
@@ -69,10 +70,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   static Scene scene;
   std::vector<std::uint8_t> buffer(data, data + size);
   if (size > 0 && (data[0] & 1) != 0) {
-    // The initial state's header around the input's payload, padded or cut to its length.
+    // The initial state's header and layout record around the input's fields, padded or cut to
+    // their length.
     const size_t header = 24;  // the format's header (plugin/src/io/StateArchive.h)
+    std::uint32_t layoutWords = 0;  // the payload ends with the layout's words and their count
+    std::memcpy(&layoutWords, scene.initial.data() + scene.initial.size() - 4, 4);
+    const size_t fieldsEnd = scene.initial.size() - 4 * (size_t(layoutWords) + 1);
     buffer.assign(scene.initial.begin(), scene.initial.end());
-    for (size_t i = header; i < buffer.size(); ++i)
+    for (size_t i = header; i < fieldsEnd; ++i)
       buffer[i] = i - header + 1 < size ? data[i - header + 1] : scene.initial[i];
     const std::uint32_t hash = fnv(buffer.data() + header, buffer.size() - header);
     std::memcpy(buffer.data() + 16, &hash, 4);

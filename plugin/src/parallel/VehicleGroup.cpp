@@ -216,6 +216,8 @@ void VehicleGroup::splitState(const void* data, size_t size,
   size_t payloadBytes = 0;
   const std::uint8_t* at =
       checkStateHeader(data, size, StateKind::Group, std::uint32_t(vehicles_.size()), payloadBytes);
+  // A group's header names no layout (its parts do theirs); the checksum does not cover it.
+  if (stateLayout(data) != 0) throw StateError("corrupted: a group's header names a layout");
   const std::uint8_t* end = at + payloadBytes;
   for (size_t i = 0; i < vehicles_.size(); ++i) {
     std::uint32_t length = 0;

@@ -16,6 +16,13 @@ constexpr btScalar kMinimumNewtonDenominator = 0.25;
 // would overflow (a subnormal limit's is infinite, and 0 x infinity is NaN).
 constexpr btScalar kNegligibleLimit = btScalar(1e-20);
 constexpr btScalar kNegligibleStiffness = btScalar(1e-6);
+// A tire law's slope times the step (N s per m/s of slip) below this is flat: the joint steps
+// and the differential's spin response divide by it, and its reciprocal must stay far inside a
+// float. A law read at a subnormal grip has a subnormal stiffness, positive, whose product with
+// dt is 0 (a fuzzed state's grip of 7e-41: its step divided by 0 and put NaN into the chassis).
+// A tire's is some 10 to 1000 N s per m/s at 1/120 s; at 1e-6 a curve's peak already counted as
+// flat and moved two scenes' telemetry, at 1e-20 none.
+constexpr btScalar kNegligibleSlope = btScalar(1e-20);
 // The counter-rotation's root (solveCounterRotation): evaluations of the two laws at most.
 constexpr int kCounterRotationIterations = 16;
 // The sweeps' contraction rate, as the ratio of two sweeps' largest single moves of a row, is
@@ -545,7 +552,7 @@ inline btScalar ContactSolver::coupledSpinResponse(const WheelContact& contact,
   btScalar compliance = trial.softness;  // m/s per N s
   if (!(trial.sticks || trial.law.sticks)) {
     const btScalar damping = trial.law.stiffness * dt;  // N s per m/s of slip
-    if (!(damping > 0)) return w;  // the curve's peak or falling branch
+    if (!(damping > kNegligibleSlope)) return w;  // the curve's peak or falling branch, or flat
     compliance = 1 / damping;
   }
   const btScalar radius = contact.radius;
@@ -1034,6 +1041,7 @@ btScalar ContactSolver::solveLateralTogether(SolverBody& chassis, const WheelCon
     const btScalar slip = trial.slip + trial.slipPerSpeed * (speed - trial.speed);
     const btScalar force = trial.law.force - trial.law.stiffness * (slip - trial.slip);  // N
     const btScalar slope = trial.law.stiffness * trial.slipPerSpeed * dt;
+    if (!(slope > kNegligibleSlope)) continue;
     wanted[n] = (force * dt - contact.lateralImpulse) / slope;
     joint[n][n] = 1 / slope + trial.inverseMass;
     rows[n++] = int(wheel);
@@ -1076,6 +1084,7 @@ btScalar ContactSolver::solveSharedSpin(SolverBody& chassis, const WheelContacts
     const btScalar slip =
         rowSpeed(chassis, contact, scratch_->rows[size_t(wheel)].longitudinal) - contact.radius * contact.angularSpeed;
     const btScalar slope = trial.law.stiffness * dt;
+    if (!(slope > kNegligibleSlope)) continue;
     const btScalar force = trial.law.force - trial.law.stiffness * (slip - trial.slip);  // N
     wanted[n] = (force * dt - contact.longitudinalImpulse) / slope;
     joint[n][n] = 1 / slope + trial.inverseMass;

@@ -1,6 +1,7 @@
 #include "raycar/vehicle/Powertrain.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace raycar {
@@ -47,7 +48,9 @@ void Powertrain::engage(int gear) {
   state_.clutchLocked = false;
   // A new gear's road speed (through its ratio) starts its own counts.
   heldSpeedTime_ = highestRoadRpm_ = belowShiftDownTime_ = 0;
-  ++state_.shifts;
+  // A count, saturating: a restored state may hold any count up to INT_MAX (a fuzzed one did,
+  // and the next shift overflowed).
+  if (state_.shifts < INT_MAX) ++state_.shifts;
 }
 
 bool Powertrain::stopped(const PowertrainInput& input) const {
@@ -419,11 +422,12 @@ PowertrainOutput Powertrain::update(const PowertrainInput& input, btScalar dt) {
   }
   state_.clutch = std::min(btScalar(1), state_.clutch + gearbox_.clutchSpeed * dt);
   // Stall protection: throttle closed and the wheels would drag the engine below minRPM. The
-  // clutch opens and the engine, free of the wheels, idles. Signed, as turnEngine's: wheels
-  // rolling against the gear would turn the engine backwards, slower still (by the magnitude, a
-  // coupe rolling back at 2.5 m/s in first kept its clutch closed at 1,190 rpm, engine braking).
+  // clutch opens and the engine, free of the wheels, idles. So too where the gearbox turns
+  // against the gear (its driving wheels' share-weighted spin, as turnEngine reads it): the
+  // wheels would turn the engine backwards, slower still. By the fastest wheel's magnitude alone
+  // a coupe rolling back at 2.5 m/s in first kept its clutch closed at 1,190 rpm, engine braking.
   const bool stallProtection =
-      throttle == 0 && signedRpmThroughGear(input.fastestWheelSpin) < engine_.minRpm;
+      throttle == 0 && (wheelDrivenRpm < engine_.minRpm || signedRpmThroughGear(input.gearboxWheelSpin) < 0);
   if (stallProtection) state_.clutch = 0;
   const btScalar clutch = state_.clutch;
   follows_ = {!stallProtection && clutch > 0 && throttle > 0, state_.engineRpm, clutch, throttle};

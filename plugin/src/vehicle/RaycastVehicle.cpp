@@ -2,6 +2,8 @@
 
 #include <LinearMath/btIDebugDraw.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -41,7 +43,8 @@ void RaycastVehicle::updateAction(btCollisionWorld* world, btScalar dt) {
 void RaycastVehicle::setInput(const DriverInput& input) {
   VehicleRuntime& vehicle = *runtime_;
   const SanitizedInput sanitized = sanitize(input);
-  vehicle.rejectedInputs += sanitized.rejected;
+  // A count, saturating (a restored state may hold any count up to INT_MAX).
+  vehicle.rejectedInputs += std::min(sanitized.rejected, INT_MAX - vehicle.rejectedInputs);
   // Manual shifts act on the rising edge of their inputs.
   vehicle.drivetrain.requestShifts(sanitized.input.shiftUp && !vehicle.input.shiftUp,
                                    sanitized.input.shiftDown && !vehicle.input.shiftDown);
@@ -255,8 +258,10 @@ void RaycastVehicle::checkState(const void* data, size_t size) const {
     same = saved == word;
   });
   if (!same) {
+    // Copied word by word: the record may lie at any alignment in the caller's buffer.
     std::vector<std::int32_t> words(savedWords);
-    std::memcpy(words.data(), savedLayout, savedWords * sizeof(std::int32_t));
+    for (size_t i = 0; i < words.size(); ++i)
+      std::memcpy(&words[i], savedLayout + i * sizeof(std::int32_t), sizeof(std::int32_t));
     throw StateError("saved from a vehicle of another layout: " +
                      describeLayoutDifference(words.data(), words.size(), runtime_->settings));
   }

@@ -16,7 +16,8 @@ struct Layout {
   std::vector<Part> differentials;
 };
 
-// False for words that are not a layout (too few, a count out of reach of the words).
+// False for words that are not a layout (too few, a count out of reach of the words, a wheel's
+// flags beyond its three bits, a negative gear count, an unknown differential type).
 bool parse(const std::int32_t* words, size_t count, Layout& layout) {
   size_t at = 0;
   auto next = [&](int& value) {
@@ -32,7 +33,14 @@ bool parse(const std::int32_t* words, size_t count, Layout& layout) {
       if (!next(part.axle) || !next(part.kind)) return false;
     return true;
   };
-  return parts(layout.wheels) && next(layout.gears) && parts(layout.differentials) && at == count;
+  if (!(parts(layout.wheels) && next(layout.gears) && parts(layout.differentials) && at == count))
+    return false;
+  for (const Layout::Part& wheel : layout.wheels)
+    if (wheel.kind < 0 || wheel.kind > 7) return false;
+  for (const Layout::Part& differential : layout.differentials)
+    if (differential.kind < int(DifferentialType::Open) || differential.kind > int(DifferentialType::Torsen))
+      return false;
+  return layout.gears >= 0;
 }
 
 const char* differentialName(int type) {
@@ -42,7 +50,7 @@ const char* differentialName(int type) {
     case DifferentialType::LimitedSlip: return "limited_slip";
     case DifferentialType::Torsen: return "torsen";
   }
-  return "of an unknown type";
+  return "of an unknown type";  // parse refuses these
 }
 
 }  // namespace
@@ -58,7 +66,8 @@ std::string describeLayoutDifference(const std::int32_t* saved, size_t count, co
   visitLayoutWords(own, [&ownWords](std::int32_t word) { ownWords.push_back(word); });
   Layout there, here;
   parse(ownWords.data(), ownWords.size(), here);
-  if (!parse(saved, count, there)) return "its layout record is not one";
+  const char* notALayout = "its layout record is not one (a corrupted or forged state)";
+  if (!parse(saved, count, there)) return notALayout;
   std::string text;
   auto add = [&text](const std::string& difference) {
     if (!text.empty()) text += "; ";
@@ -92,7 +101,7 @@ std::string describeLayoutDifference(const std::int32_t* saved, size_t count, co
             ((saved & flag.bit) ? " in the saved vehicle, not in this one" : " in this vehicle, not in the saved one"));
   });
   if (there.gears != here.gears)
-    add(has(size_t(std::max(there.gears, 0)), size_t(here.gears), "gear", "gears") +
+    add(has(size_t(there.gears), size_t(here.gears), "gear", "gears") +
         " (reverse and neutral counted)");
   compareParts(there.differentials, here.differentials, "differential", "differentials",
                [&](const std::string& differential, int saved, int mine) {
@@ -100,7 +109,8 @@ std::string describeLayoutDifference(const std::int32_t* saved, size_t count, co
                    add(differential + " is " + differentialName(saved) + " in the saved vehicle, " +
                        differentialName(mine) + " in this one");
                });
-  return text;
+  // Words that differ where no part of the layout does (possible only for a forged record).
+  return text.empty() ? notALayout : text;
 }
 
 }  // namespace raycar

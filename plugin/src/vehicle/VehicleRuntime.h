@@ -115,7 +115,7 @@ class VehicleRuntime {
     archive.scalar(input.steer, -1, 1);
     for (bool* value : {&input.handbrake, &input.shiftUp, &input.shiftDown, &handbrake})
       archive.flag(*value);
-    archive.integer(rejectedInputs);
+    archive.integer(rejectedInputs, 0);
     archive.vector(pendingVelocityChange);
     archive.scalar(stillTime, 0, kStateMagnitude);
     archive.scalar(raisedSleepThreshold, 0, kStateMagnitude);

@@ -149,7 +149,7 @@ class Powertrain {
   template <class Archive>
   void transferState(Archive& archive) {
     archive.integer(state_.gear, 0, int(gearbox_.gears.size()) - 1);
-    archive.integer(state_.shifts);
+    archive.integer(state_.shifts, 0);
     archive.integer(lastShiftDirection_, -1, 1);
     archive.scalar(state_.clutch, 0, 1);
     archive.scalar(state_.engineRpm, 0);
