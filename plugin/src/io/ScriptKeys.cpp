@@ -45,6 +45,26 @@ SteerMode steerModeFromText(const std::string& text) {
 
 }  // namespace
 
+// [params] chassis_inertia: all three moments at least 0.001 kg m^2 (a toy car's; a subnormal
+// one's inverse is infinite and put NaN into the world), or all 0 (the parts' meshes'); and
+// moments a body can have, each at most the sum of the other two (of the three sums of two
+// squared distances from the axes, none exceeds the other two together).
+void setChassisInertia(Target& t, const btVector3& moments) {
+  constexpr btScalar kLeastMoment = btScalar(1e-3);  // kg m^2
+  if (!moments.isZero()) {
+    if (!(moments.x() >= kLeastMoment && moments.y() >= kLeastMoment && moments.z() >= kLeastMoment))
+      throw Rejected("needs all three moments at least 0.001 kg m^2 (or all 0: the parts' meshes')");
+    const char* const names[3] = {"roll", "pitch", "yaw"};
+    for (int a = 0; a < 3; ++a) {
+      const int b = (a + 1) % 3, c = (a + 2) % 3;
+      if (moments[a] > moments[b] + moments[c])
+        throw Rejected(std::string("no body has these moments: ") + names[a] + " exceeds " + names[b] +
+                       " + " + names[c]);
+    }
+  }
+  t.script.chassis.inertia = moments;
+}
+
 const std::vector<Key>& keys() {
   static const std::vector<Key> table = {
       // [model]
@@ -104,6 +124,9 @@ const std::vector<Key>& keys() {
        "peak power of the sine engine"},
       {"params", "engine_power_back", T::Number, "W", 0, 1e8, "0", "no longer used (seed 001); accepted",
        SET(t.script.chassis.enginePowerBack = btScalar(v.number))},
+      {"params", "chassis_inertia", T::Vector3, "kg m^2", 0, 1e9, "[0, 0, 0]",
+       "the chassis' moments of inertia [roll, pitch, yaw] about its forward, right and up axes through the centre of mass, each at least 0.001 and none above the other two's sum; [0, 0, 0]: from the parts' meshes",
+       SET(setChassisInertia(t, v.vector))},
       {"params", "gears", T::NumberList, "", -100, 100, "[-3.2, 0, 3.2, 2.1, 1.45, 1.1, 0.87]",
        "gear ratios: reverse (< 0), neutral (0), forward; at most 8",
        SET({

@@ -51,6 +51,9 @@ struct ChassisParams {
   btScalar enginePowerBack = 0;  // engine_power_back: no longer used (seed 001), accepted
   btScalar brakeVelocityThreshold = 0;  // brake_vel_threshold: obsolete (seed 001), accepted
   btScalar brakeAxleFriction = 0;       // brake_axle_friction: obsolete (seed 001), accepted
+  // chassis_inertia (kg m^2): the chassis' moments about its forward, right and up axes through
+  // the centre of mass (roll, pitch, yaw), in place of the parts' meshes'; (0, 0, 0): the meshes'.
+  btVector3 inertia{0, 0, 0};
 };
 
 // Where a key was written, so that a rule broken between settings members (idle above max rpm,
