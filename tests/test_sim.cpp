@@ -459,11 +459,14 @@ TEST_CASE("launch: the sedan's clutch slips at the launch and after each upshift
   const std::vector<TelemetryRow>& rows = runner.telemetry();
   const double engagement = 1 / settings.gearbox.clutchSpeed;
   double gearChangedAt = -1, launchHeat = -1;
-  int relocks = 0, holdRows = 0;
+  int relocks = 0, holdRows = 0, upshifts = 0;
   for (size_t i = 1; i < rows.size(); ++i) {
     const TelemetryRow& row = rows[i];
     const bool slipping = row.clutchHeat > rows[i - 1].clutchHeat;
-    if (row.gear != rows[i - 1].gear && row.gear > 1) gearChangedAt = row.time;
+    if (row.gear != rows[i - 1].gear && row.gear > 1) {
+      gearChangedAt = row.time;
+      upshifts += row.gear > rows[i - 1].gear;
+    }
     if (gearChangedAt >= 0 && !slipping && row.clutch >= 1) {
       CHECK(row.time - gearChangedAt <= engagement + scene.step);
       ++relocks;
@@ -482,7 +485,8 @@ TEST_CASE("launch: the sedan's clutch slips at the launch and after each upshift
   }
   CAPTURE(launchHeat);
   CHECK(holdRows > 10);
-  CHECK(relocks == 2);
+  CHECK(upshifts >= 2);  // first to second to third at least, by 14 s
+  CHECK(relocks == upshifts);  // every gear change locked again
   CHECK(launchHeat > 1000);
 }
 
