@@ -198,7 +198,7 @@ const std::vector<Key>& keys() {
       {"params", "damping_vehicle", T::Number, "1/s", 0, 100, "0", "linear velocity damping of the chassis",
        SET(t.script.chassis.damping = btScalar(v.number))},
       {"params", "stabilizer", FieldScope::Vehicle, "stabilizer",
-       "anti-roll per axle"},
+       "anti-roll: a bar of this fraction of k between each axle's two wheels, one value for every axle"},
       {"params", "integration_type", T::Integer, "", 0, 1, "1", "0 explicit damper, 1 implicit damper",
        SET({
          t.script.chassis.integrationType = int(v.integer);
