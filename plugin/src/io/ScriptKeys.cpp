@@ -84,6 +84,8 @@ const std::vector<Key>& keys() {
       // [[wheel]]
       {"wheel", "driving", T::Boolean, "0/1", 0, 1, "0", "the engine drives this wheel",
        SET(t.wheel->wheel.driving = v.boolean), "driving"},
+      {"wheel", "stabilizer", FieldScope::Wheel, "stabilizer",
+       "this wheel's axle's anti-roll bar, a fraction of k as [params] stabilizer, which it replaces for the axle; < 0: [params] stabilizer; an axle's wheels give the same"},
       {"wheel", "axle", FieldScope::Wheel, "axle",
        "axle number: anti-roll and snapping act per axle"},
       {"wheel", "len_max", FieldScope::Wheel, "suspensionMaxLength",
@@ -198,7 +200,7 @@ const std::vector<Key>& keys() {
       {"params", "damping_vehicle", T::Number, "1/s", 0, 100, "0", "linear velocity damping of the chassis",
        SET(t.script.chassis.damping = btScalar(v.number))},
       {"params", "stabilizer", FieldScope::Vehicle, "stabilizer",
-       "anti-roll: a bar of this fraction of k between each axle's two wheels, one value for every axle"},
+       "anti-roll: a bar of this fraction of k between each axle's two wheels, on every axle whose [[wheel]] records give none of their own"},
       {"params", "integration_type", T::Integer, "", 0, 1, "1", "0 explicit damper, 1 implicit damper",
        SET({
          t.script.chassis.integrationType = int(v.integer);

@@ -102,6 +102,7 @@ const std::vector<SettingsField> kFields = {
     {"damping", S::Wheel, false, "N s/m", -100, 1e9, WHEEL(damping)},
     {"spinInertia", S::Wheel, false, "kg m^2", kPositive, 1e4, WHEEL(spinInertia)},
     {"axle", S::Wheel, true, "", 0, 64, WHEEL_INT(axle)},
+    {"stabilizer", S::Wheel, false, "fraction of stiffness", -1, 10, WHEEL(stabilizer)},
     {"minFriction", S::Wheel, false, "", 0, 100, WHEEL(minFriction)},
     {"maxFriction", S::Wheel, false, "", 0, 100, WHEEL(maxFriction)},
     // raycar only carries the surface identifier for the game: any int.

@@ -107,7 +107,6 @@ void Suspension::update(const btRigidBody& chassis, WheelArray& wheels) {
   std::fill(axleCompressionSums_.begin(), axleCompressionSums_.end(), btScalar(0));
   for (const Wheel& wheel : wheels)
     axleCompressionSums_[size_t(wheel.axleSlot)] += wheel.state.suspensionCompression;
-  const btScalar stabilizer = settings_->stabilizer;
   for (Wheel& wheel : wheels) {
     WheelState& state = wheel.state;
     if (!state.inContact) {
@@ -118,6 +117,7 @@ void Suspension::update(const btRigidBody& chassis, WheelArray& wheels) {
     const int others = axleWheelCounts_[size_t(slot)] - 1;
     const btScalar stiffness = wheel.suspensionStiffness;
     btScalar force = stiffness * state.suspensionCompression;
+    const btScalar stabilizer = wheelStabilizer(wheel.settings, settings_->stabilizer);
     if (others > 0 && stabilizer > 0)
       force += antiRollForce(stabilizer, stiffness, state.suspensionCompression,
                              (axleCompressionSums_[size_t(slot)] - state.suspensionCompression) /
@@ -138,7 +138,8 @@ void Suspension::prepareContacts(WheelArray& wheels, btScalar dt) const {
     contact.springForce =
         wheel.springForce + (implicitDamper ? 0 : damping * state.compressionSpeed);
     contact.damping = implicitDamper ? damping : 0;
-    contact.springStiffness = wheel.suspensionStiffness * (1 + settings_->stabilizer);
+    contact.springStiffness =
+        wheel.suspensionStiffness * (1 + wheelStabilizer(wheel.settings, settings_->stabilizer));
     contact.rayCosine = wheel.rayCosine;
     // The bump stop row joins when full compression is within two steps' closing travel (plus
     // 2 cm); further away it could not act anyway.

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "raycar/vehicle/SettingsFields.h"
+#include "raycar/vehicle/Suspension.h"
 
 #include "Finite.h"
 #include "io/StateArchive.h"
@@ -121,6 +122,15 @@ std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& setting
       const WheelSettings& a = settings.wheels[i];
       const WheelSettings& b = settings.wheels[j];
       if (a.axle != b.axle) continue;
+      const btScalar barA = wheelStabilizer(a, settings.stabilizer), barB = wheelStabilizer(b, settings.stabilizer);
+      if (barA != barB) {
+        problems.push_back({"wheel " + std::to_string(i + 1), "stabilizer",
+                            "anti-roll " + std::to_string(barA) + " differs from wheel " + std::to_string(j + 1) +
+                                "'s " + std::to_string(barB) + " on axle " + std::to_string(a.axle) +
+                                ": one bar joins an axle's wheels (give them the same stabilizer)",
+                            FieldScope::Wheel, int(i)});
+        break;
+      }
       const btScalar apart = std::fabs((a.attachmentPoint - b.attachmentPoint).dot(axes.forward));
       if (apart > std::max(a.radius, b.radius)) {
         problems.push_back({"wheel " + std::to_string(i + 1), "axle",

@@ -27,6 +27,11 @@ btScalar springDamperForce(btScalar stiffness, btScalar damping, btScalar compre
 
 // CryEngine's `stabilizer` (seed 001): a fraction of the wheel's stiffness times the difference
 // between its compression and the mean compression of the other wheels on its axle (N).
+// The anti-roll fraction a wheel's axle uses: its own (WheelSettings::stabilizer) if >= 0, else
+// the vehicle's.
+inline btScalar wheelStabilizer(const WheelSettings& wheel, btScalar vehicleStabilizer) {
+  return wheel.stabilizer >= 0 ? wheel.stabilizer : vehicleStabilizer;
+}
 btScalar antiRollForce(btScalar stabilizer, btScalar stiffness, btScalar compression,
                        btScalar otherWheelsCompression);
 

@@ -38,6 +38,10 @@ struct WheelSettings {
   btScalar spinInertia = 1.0;   // kg m^2: wheel, tire, hub and brake disc about the axle
   bool driving = false;         // receives drive torque (informational until the powertrain)
   int axle = 0;                 // wheels sharing an axle share an anti-roll bar
+  // This wheel's axle's anti-roll bar, a fraction of stiffness like VehicleSettings::stabilizer
+  // (which it replaces for the axle: a front-driven car balanced with a stiffer rear bar); < 0:
+  // the vehicle's. The wheels of one axle give the same.
+  btScalar stabilizer = -1;
   bool canBrake = true;         // the handbrake locks this wheel
   // Automatic: steered when ahead of the centre of mass. The setting as given: a loaded script's
   // wheels keep Automatic; RaycastVehicle::isSteered(wheel) says which wheels steer.
