@@ -26,11 +26,10 @@ std::string directoryOf(const std::string& path) {
   return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
 
-// A path the scene names, relative to the scene's folder unless absolute; without "dir/.." (a
-// trial's summary named its car scenes/../car/hatch.vehicle.toml).
+// A path the scene names, relative to the scene's folder unless absolute. Opened as written:
+// "dir/.." is the folder's real parent only where dir is no link (the summary shows it shortened).
 std::string resolve(const std::string& base, const std::string& path) {
-  const std::string joined = !path.empty() && path[0] == '/' ? path : directoryOf(base) + path;
-  return std::filesystem::path(joined).lexically_normal().string();
+  return !path.empty() && path[0] == '/' ? path : directoryOf(base) + path;
 }
 
 }  // namespace

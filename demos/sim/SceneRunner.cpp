@@ -205,7 +205,8 @@ void SceneRunner::spawnVehicles() {
       run.car->vehicle().setSurfaceTable(surfaces_);
       run.driver = makeDriver(entry);
       measureAxles(run);
-      run.summary.script = entry.script;
+      // Shown without "dir/.." (a trial's summary named its car scenes/../car/hatch.vehicle.toml).
+      run.summary.script = std::filesystem::path(entry.script).lexically_normal().string();
       run.summary.build = describeBuild(vehicle, run.car->vehicle());
       run.summary.hasPath = entry.driver == DriverType::FollowPath;
       try {

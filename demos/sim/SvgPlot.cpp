@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace raycar::sim {
 
@@ -51,8 +52,14 @@ std::string plot(const std::string& title, const std::string& xLabel, const std:
   for (const Rectangle& r : rectangles)
     x0 = std::min(x0, r.x0), x1 = std::max(x1, r.x1), y0 = std::min(y0, r.y0), y1 = std::max(y1, r.y1);
   if (x0 > x1) x0 = 0, x1 = 1, y0 = 0, y1 = 1;
-  if (x1 - x0 < 1e-9) x0 -= 1, x1 += 1;
-  if (y1 - y0 < 1e-9) y0 -= 1, y1 += 1;
+  // A constant series (to its values' precision) gets an axis around it.
+  auto widen = [](double& low, double& high) {
+    if (high - low > 1e-9 * std::max({std::fabs(low), std::fabs(high), 1.0})) return;
+    const double pad = std::max(1.0, 0.01 * std::fabs(low));
+    low -= pad, high += pad;
+  };
+  widen(x0, x1);
+  widen(y0, y1);
   const double plotWidth = width - left - right, plotHeight = height - top - bottom;
   // About eight ticks along the 500 px of x, five up the 170 px of y.
   double xStep = tickStep(x1 - x0, 8), yStep = tickStep(y1 - y0, 5);
@@ -76,13 +83,25 @@ std::string plot(const std::string& title, const std::string& xLabel, const std:
       << "<text x='" << left << "' y='18' font-size='13' font-weight='bold'>" << title << "</text>\n"
       << "<rect x='" << left << "' y='" << top << "' width='" << plotWidth << "' height='" << plotHeight
       << "' fill='#fafafa' stroke='#888'/>\n";
-  // Ticks at the multiples of each axis' spacing within it; -0 is written 0.
+  // Ticks at the multiples of each axis' spacing within it, counted by an integer (a step below
+  // an ulp of the axis' values would leave a sum where it is), at most kMaxTicks; -0 is written 0.
   auto label = [](double value, int decimals) { return fixed(std::fabs(value) < 1e-12 ? 0 : value, decimals); };
-  for (double x = std::ceil(x0 / xStep - 1e-9) * xStep; x <= x1 + xStep * 1e-9; x += xStep)
+  constexpr int kMaxTicks = 50;
+  auto ticks = [](double low, double high, double step) {
+    std::vector<double> at;
+    const double first = std::ceil(low / step - 1e-9);
+    for (int i = 0; i < kMaxTicks; ++i) {
+      const double value = (first + i) * step;
+      if (!(value <= high + step * 1e-9)) break;
+      at.push_back(value);
+    }
+    return at;
+  };
+  for (const double x : ticks(x0, x1, xStep))
     svg << "<text x='" << fixed(px(x), 1) << "' y='" << height - bottom + 14 << "' text-anchor='middle'>"
         << label(x, tickDecimals(xStep)) << "</text>\n<line x1='" << fixed(px(x), 1) << "' y1='" << top << "' x2='"
         << fixed(px(x), 1) << "' y2='" << height - bottom << "' stroke='#e4e4e4'/>\n";
-  for (double y = std::ceil(y0 / yStep - 1e-9) * yStep; y <= y1 + yStep * 1e-9; y += yStep)
+  for (const double y : ticks(y0, y1, yStep))
     svg << "<text x='" << left - 6 << "' y='" << fixed(py(y) + 4, 1) << "' text-anchor='end'>"
         << label(y, tickDecimals(yStep)) << "</text>\n<line x1='" << left << "' y1='" << fixed(py(y), 1) << "' x2='"
         << width - right << "' y2='" << fixed(py(y), 1) << "' stroke='#e4e4e4'/>\n";

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <utility>
 
 #include <exception>
@@ -48,7 +49,11 @@ std::optional<LoadedVehicle> TuningPanel::draw(int widthPixels) {
     // Sliders apply when released, so a drag respawns the car once, not every frame.
     ImGui::SliderFloat("max_steer (deg)", &values_.maxSteerDegrees, 5, 60, "%.1f");
     changed |= ImGui::IsItemDeactivatedAfterEdit();
-    ImGui::SliderFloat("stabilizer", &values_.stabilizer, 0, 2.5f, "%.2f");
+    // The vehicle's bar acts only on axles whose wheels give none of their own ([[wheel]] stabilizer).
+    const bool ownBars = std::any_of(script_.settings.wheels.begin(), script_.settings.wheels.end(),
+                                     [](const WheelSettings& wheel) { return wheel.stabilizer >= 0; });
+    ImGui::SliderFloat(ownBars ? "stabilizer (axles without their own)" : "stabilizer", &values_.stabilizer, 0, 2.5f,
+                       "%.2f");
     changed |= ImGui::IsItemDeactivatedAfterEdit();
     ImGui::SliderFloat("brake_torque (N m)", &values_.brakeTorque, 0, 6000, "%.0f");
     changed |= ImGui::IsItemDeactivatedAfterEdit();

@@ -325,7 +325,7 @@ mass = 0
 # The sine engine's power peaks at half engine_maxRPM and its torque falls from standstill, so
 # the next gear pulls harder from n_max / (1 + r_next / r): 4,140 rpm from first to second,
 # 3,610 from fourth to fifth. The box shifts up at 4,200 (at 5,800 it held each gear at a third
-# of the peak power: 0-100 km/h in 12.9 s against 9.2) and down at 2,000, below the 2,400 a
+# of the peak power: 0-100 km/h in 12.9 s against 9.3) and down at 2,000, below the 2,400 a
 # shift up from first leaves.
 engine_power = 100000
 engine_maxRPM = 6500

@@ -138,8 +138,10 @@ void Suspension::prepareContacts(WheelArray& wheels, btScalar dt) const {
     contact.springForce =
         wheel.springForce + (implicitDamper ? 0 : damping * state.compressionSpeed);
     contact.damping = implicitDamper ? damping : 0;
+    // A wheel alone on its axle has no bar (update()): its own spring only.
+    const bool barred = axleWheelCounts_[size_t(wheel.axleSlot)] > 1;
     contact.springStiffness =
-        wheel.suspensionStiffness * (1 + wheelStabilizer(wheel.settings, settings_->stabilizer));
+        wheel.suspensionStiffness * (1 + (barred ? wheelStabilizer(wheel.settings, settings_->stabilizer) : 0));
     contact.rayCosine = wheel.rayCosine;
     // The bump stop row joins when full compression is within two steps' closing travel (plus
     // 2 cm); further away it could not act anyway.

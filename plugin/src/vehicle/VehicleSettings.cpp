@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "raycar/vehicle/SettingsFields.h"
@@ -116,21 +117,17 @@ std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& setting
   }
   // An axle is a row of wheels across the car: anti-roll couples them (and the loader snaps
   // them). Wheels sharing an axle number but standing apart along the car are a mistake, most
-  // often every wheel left at axle 0.
+  // often every wheel left at axle 0. Those that stand side by side give one anti-roll bar.
+  auto number = [](btScalar value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", double(value));
+    return std::string(text);
+  };
   for (size_t i = 0; i < settings.wheels.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       const WheelSettings& a = settings.wheels[i];
       const WheelSettings& b = settings.wheels[j];
       if (a.axle != b.axle) continue;
-      const btScalar barA = wheelStabilizer(a, settings.stabilizer), barB = wheelStabilizer(b, settings.stabilizer);
-      if (barA != barB) {
-        problems.push_back({"wheel " + std::to_string(i + 1), "stabilizer",
-                            "anti-roll " + std::to_string(barA) + " differs from wheel " + std::to_string(j + 1) +
-                                "'s " + std::to_string(barB) + " on axle " + std::to_string(a.axle) +
-                                ": one bar joins an axle's wheels (give them the same stabilizer)",
-                            FieldScope::Wheel, int(i)});
-        break;
-      }
       const btScalar apart = std::fabs((a.attachmentPoint - b.attachmentPoint).dot(axes.forward));
       if (apart > std::max(a.radius, b.radius)) {
         problems.push_back({"wheel " + std::to_string(i + 1), "axle",
@@ -138,6 +135,15 @@ std::vector<SettingsProblem> checkVehicleSettings(const VehicleSettings& setting
                                 " but its attachmentPoint stands " + std::to_string(apart) +
                                 " m from it along the chassis forward axis (give each axle its own "
                                 "number)",
+                            FieldScope::Wheel, int(i)});
+        break;
+      }
+      const btScalar barA = wheelStabilizer(a, settings.stabilizer), barB = wheelStabilizer(b, settings.stabilizer);
+      if (barA != barB) {
+        problems.push_back({"wheel " + std::to_string(i + 1), "stabilizer",
+                            "anti-roll " + number(barA) + " differs from wheel " + std::to_string(j + 1) +
+                                "'s " + number(barB) + " on axle " + std::to_string(a.axle) +
+                                ": one bar joins an axle's wheels (give them the same stabilizer)",
                             FieldScope::Wheel, int(i)});
         break;
       }
