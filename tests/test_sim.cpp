@@ -24,6 +24,13 @@ using namespace raycar::test;
 
 namespace {
 
+// s: a timeline vehicle's first event with the brake on; -1 without one.
+double firstBrakeTime(const VehicleEntry& vehicle) {
+  for (const TimelineEvent& event : vehicle.events)
+    if (event.brake > 0) return event.time;
+  return -1;
+}
+
 const std::string kScenes = std::string(RAYCAR_DATA_DIR) + "/scenes/";
 const std::string kGolden = std::string(RAYCAR_TEST_DATA_DIR) + "/../golden/";
 
@@ -387,9 +394,7 @@ TEST_CASE("split_mu: on a table's ice the braking sedan yaws toward the asphalt,
   // the first with its left wheels on the track object `ice` (material 1, friction 0.15 in
   // [surfaces]), the second on asphalt alone.
   const Scene scene = loadScene(kScenes + "split_mu.toml");
-  double brakeAt = -1;
-  for (const TimelineEvent& event : scene.vehicles[0].events)
-    if (brakeAt < 0 && event.brake > 0) brakeAt = event.time;
+  const double brakeAt = firstBrakeTime(scene.vehicles[0]);
   REQUIRE(brakeAt > 0);
   SceneRunner runner(scene);
   double firstYawAtBrake = 0, secondYawAtBrake = 0, firstTurn = 0, secondTurn = 0;
@@ -509,4 +514,33 @@ TEST_CASE("handling: the course driver laps the circuit at its lateral target, w
   CHECK(coupe.maxLateralG <= 1.1);
   CHECK(std::fabs(coupe.finalHeadingDegrees) < 10);
   CHECK(std::hypot(coupe.finalPosition.x(), coupe.finalPosition.y()) < 5);
+}
+
+TEST_CASE("the summary's first stop runs from the brake's onset to standstill, as the telemetry has it") {
+  // split_mu's first sedan brakes from 83 km/h at its scene's brake event and stops. The
+  // summary's stop_from_speed, stop_distance and stop_time must be the telemetry's: the speed
+  // across the ground at the step the brake came on (within one step of the event), the path
+  // from there to the first row slower than 0.1 m/s, and the time between. Rounding only
+  // (1e-5; the path sums a thousand float steps).
+  const Scene scene = loadScene(kScenes + "split_mu.toml");
+  const double brakeAt = firstBrakeTime(scene.vehicles[0]);
+  REQUIRE(brakeAt > 0);
+  SceneRunner runner(scene);
+  while (!runner.finished()) runner.step();
+  const VehicleSummary& car = runner.summary().vehicles[0];
+  REQUIRE(car.stopDistance > 0);
+  const std::vector<TelemetryRow>& rows = runner.telemetry();
+  auto groundSpeed = [](const TelemetryRow& row) { return std::hypot(double(row.velocity.x()), double(row.velocity.y())); };
+  size_t stop = 0;
+  while (stop < rows.size() && !(rows[stop].time > brakeAt && groundSpeed(rows[stop]) < 0.1)) ++stop;
+  REQUIRE(stop < rows.size());
+  const double onset = rows[stop].time - car.stopTime;
+  CHECK(std::fabs(onset - brakeAt) <= scene.step);
+  size_t first = 0;
+  while (first < stop && rows[first].time < onset - scene.step / 2) ++first;
+  double path = 0;
+  for (size_t i = first + 1; i <= stop; ++i) path += double((rows[i].position - rows[i - 1].position).length());
+  CHECK(car.stopFromSpeed == within(groundSpeed(rows[first]), 1e-5));
+  CHECK(car.stopDistance == within(path, 1e-5));
+  CHECK(std::fabs(car.stopFromSpeed * 3.6 - 83) < 1);  // the scene's own figure
 }

@@ -65,7 +65,11 @@ std::string summaryJson(const SceneSummary& summary) {
     const VehicleSummary& v = summary.vehicles[i];
     json << "    {\"script\": \"" << v.script << "\", \"distance\": " << jsonNumber(v.distance)
          << ", \"top_speed\": " << jsonNumber(v.topSpeed) << ", \"time_0_100\": "
-         << (v.time0To100 >= 0 ? jsonNumber(v.time0To100) : "null") << ", \"max_lateral_g\": " << jsonNumber(v.maxLateralG)
+         << (v.time0To100 >= 0 ? jsonNumber(v.time0To100) : "null")
+         << ", \"stop_from_speed\": " << (v.stopDistance >= 0 ? jsonNumber(v.stopFromSpeed) : "null")
+         << ", \"stop_distance\": " << (v.stopDistance >= 0 ? jsonNumber(v.stopDistance) : "null")
+         << ", \"stop_time\": " << (v.stopDistance >= 0 ? jsonNumber(v.stopTime) : "null")
+         << ", \"max_lateral_g\": " << jsonNumber(v.maxLateralG)
          << ", \"final_position\": [" << jsonNumber(v.finalPosition.x()) << ", " << jsonNumber(v.finalPosition.y()) << ", "
          << jsonNumber(v.finalPosition.z()) << "], \"final_heading_deg\": " << jsonNumber(v.finalHeadingDegrees)
          << ", \"gear_changes\": " << v.gearChanges << ", \"finite\": " << (v.finite ? "true" : "false")
@@ -210,11 +214,12 @@ std::string reportHtml(const Scene& scene, const SceneSummary& summary, const st
        << "</h1>\n<p>" << summary.steps << " steps of " << number(scene.step) << " s, " << number(summary.simulatedTime)
        << " s simulated, " << summary.vehicles.size() << " vehicle(s); plots show vehicle 1.</p>\n"
        << "<table><tr><th>vehicle</th><th>distance (m)</th><th>top speed (km/h)</th><th>0-100 km/h (s)</th>"
-          "<th>max lateral g</th><th>gear changes</th></tr>\n";
+          "<th>first stop (km/h, m)</th><th>max lateral g</th><th>gear changes</th></tr>\n";
   for (size_t i = 0; i < summary.vehicles.size() && i < 20; ++i) {
     const VehicleSummary& v = summary.vehicles[i];
     html << "<tr><td>" << i + 1 << "</td><td>" << fixed(v.distance, 1) << "</td><td>" << fixed(v.topSpeed * 3.6, 1)
          << "</td><td>" << (v.time0To100 >= 0 ? fixed(v.time0To100, 2) : "-") << "</td><td>"
+         << (v.stopDistance >= 0 ? fixed(v.stopFromSpeed * 3.6, 1) + ", " + fixed(v.stopDistance, 2) : "-") << "</td><td>"
          << fixed(v.maxLateralG, 2) << "</td><td>" << v.gearChanges << "</td></tr>\n";
   }
   html << "</table>\n";

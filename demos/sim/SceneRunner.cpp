@@ -388,13 +388,32 @@ void SceneRunner::advance(bool holdInputs) {
     }
     // Driven distance: a car's fall once it has left the ground is none (a trial's sedan that
     // fell at 18 s was given 2.3 km, 2.2 of them falling, and squashed every car's plots).
-    if (summary.leftGroundAt < 0) summary.distance += (position - run.lastPosition).length();
+    const double travelled = (position - run.lastPosition).length();  // m this step
+    if (summary.leftGroundAt < 0) summary.distance += travelled;
     run.lastPosition = position;
     // Across the ground (scenes are z up): a car falling off the ground's edge had been given a
     // top speed of 105 m/s and a 0-100 km/h time by its fall.
     const double speed = std::hypot(double(velocity.x()), double(velocity.y()));
     summary.topSpeed = std::max(summary.topSpeed, speed);
     if (summary.time0To100 < 0 && speed >= 100 / 3.6) summary.time0To100 = time();
+    if (summary.stopDistance < 0) {
+      const bool braking = run.lastCommand.input.brake > 0;
+      if (!braking) {
+        summary.brakingSince = -1;
+      } else if (summary.brakingSince < 0 && summary.lastSpeed > 1) {
+        summary.brakingSince = time() - scene_.step;  // the step it came on began then
+        summary.brakingFromSpeed = summary.lastSpeed;
+        summary.brakingDistance = travelled;
+      } else if (summary.brakingSince >= 0) {
+        summary.brakingDistance += travelled;
+      }
+      if (summary.brakingSince >= 0 && speed < 0.1) {
+        summary.stopFromSpeed = summary.brakingFromSpeed;
+        summary.stopDistance = summary.brakingDistance;
+        summary.stopTime = time() - summary.brakingSince;
+      }
+    }
+    summary.lastSpeed = speed;
     // Lateral acceleration from the velocity's change over 0.1 s, across the vehicle.
     const size_t window = size_t(std::max(1L, std::lround(0.1 / scene_.step)));
     run.recentVelocities.push_back(velocity);

@@ -60,6 +60,15 @@ struct VehicleSummary {
   double distance = 0;          // m travelled
   double topSpeed = 0;          // m/s
   double time0To100 = -1;       // s, -1 if 100 km/h was never reached
+  // The first stop: from the step the brake came on (brake input above 0) at over 1 m/s across
+  // the ground, to the step the car was slower than 0.1 m/s with it still on; a release on the
+  // way starts the count again at the next application. -1: no such stop.
+  double stopFromSpeed = -1;    // m/s when the brake came on
+  double stopDistance = -1;     // m travelled to the stop
+  double stopTime = -1;         // s
+  // The stop being measured (kept here, so that a rollback takes it back with the rest).
+  double brakingSince = -1;     // s: the step the brake came on; -1: not braking
+  double brakingFromSpeed = 0, brakingDistance = 0, lastSpeed = 0;
   double maxLateralG = 0;       // g
   btVector3 finalPosition{0, 0, 0};
   double finalHeadingDegrees = 0;  // about +z, 0 facing +y (as the scene's heading_deg)
