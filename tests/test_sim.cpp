@@ -527,7 +527,8 @@ TEST_CASE("the summary's first stop runs from the brake's onset to standstill, a
   REQUIRE(brakeAt > 0);
   SceneRunner runner(scene);
   while (!runner.finished()) runner.step();
-  const VehicleSummary& car = runner.summary().vehicles[0];
+  const SceneSummary summary = runner.summary();  // a copy: summary() returns by value
+  const VehicleSummary& car = summary.vehicles[0];
   REQUIRE(car.stopDistance > 0);
   const std::vector<TelemetryRow>& rows = runner.telemetry();
   auto groundSpeed = [](const TelemetryRow& row) { return std::hypot(double(row.velocity.x()), double(row.velocity.y())); };
