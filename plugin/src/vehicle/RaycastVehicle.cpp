@@ -210,15 +210,14 @@ void RaycastVehicle::saveState(std::vector<std::uint8_t>& buffer) const {
   buffer.resize(kStateHeaderBytes);
   StateWriter writer(buffer);
   runtime_->transferState(writer);
-  visitLayoutWords(runtime_->settings, [&buffer](std::int32_t word) {
+  // The layout record: its words, then their count (within the reserved capacity).
+  auto append = [&buffer](auto value) {
     const size_t at = buffer.size();
-    buffer.resize(at + sizeof(word));
-    std::memcpy(buffer.data() + at, &word, sizeof(word));
-  });
-  const auto count = std::uint32_t(layoutWords);
-  const size_t at = buffer.size();
-  buffer.resize(at + sizeof(count));
-  std::memcpy(buffer.data() + at, &count, sizeof(count));
+    buffer.resize(at + sizeof(value));
+    std::memcpy(buffer.data() + at, &value, sizeof(value));
+  };
+  visitLayoutWords(runtime_->settings, [&append](std::int32_t word) { append(word); });
+  append(std::uint32_t(layoutWords));
   writeStateHeader(buffer, StateKind::Vehicle, std::uint32_t(wheelCount()), runtime_->layout);
 }
 
