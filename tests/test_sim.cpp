@@ -116,7 +116,7 @@ TEST_CASE("a car driven off its track's edge is reported as having left the grou
   CHECK(summary.vehicles.front().distance < 135);
 }
 
-TEST_CASE("a bundled scene's name finds the scene even where a folder of that name is") {
+TEST_CASE("a bundled scene's name finds the scene even where a folder of that name is, and a name found nowhere lists them") {
   // `raycar-sim drift --out drift` leaves a folder named drift in the working directory; the next
   // `raycar-sim drift` had opened that folder as the scene and refused it as a directory.
   // The working directory and the folder are put back however the test ends (a throw included);
@@ -145,7 +145,16 @@ TEST_CASE("a bundled scene's name finds the scene even where a folder of that na
   }
   CHECK(found.size() > std::string("/scenes/drift.toml").size());
   CHECK(found.compare(found.size() - 18, 18, "/scenes/drift.toml") == 0);
-  CHECK_THROWS_AS(findScene("no_such_scene_anywhere"), Error);
+  // The error lists what a name may be: every bundled scene, each found by its name.
+  CHECK_THROWS_WITH_AS(findScene("no_such_scene_anywhere"), doctest::Contains("drift, handling"), Error);
+  const std::vector<std::string> names = bundledSceneNames();
+  CHECK(names == std::vector<std::string>{"constant_radius", "crowd", "drift", "handling", "haul", "kerbs",
+                                          "launch", "offroad", "parking", "rollback", "sine_with_dwell",
+                                          "split_mu"});
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    CHECK(std::filesystem::exists(findScene(name)));
+  }
 }
 
 TEST_CASE("a car spawned on an incline stands on it: no wheel starts in the ground, and braked it stays put") {

@@ -223,6 +223,22 @@ std::vector<std::string> bundledSceneFolders() {
   return folders;
 }
 
+std::vector<std::string> bundledSceneNames() {
+  std::vector<std::string> names;
+  for (const std::string& folder : bundledSceneFolders()) {
+    std::error_code error;
+    for (std::filesystem::directory_iterator entry(folder, error), end; !error && entry != end;
+         entry.increment(error)) {
+      const std::filesystem::path& path = entry->path();
+      if (path.extension() == ".toml") names.push_back(path.stem().string());
+    }
+  }
+  // A name in two folders is found in the first (findScene); list it once.
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 std::string findScene(const std::string& argument) {
   // Anything readable but a folder (a file, a link to one, a pipe): a folder named as a bundled
   // scene (`raycar-sim drift --out drift` leaves one) had hidden the scene, opened as the file
@@ -243,7 +259,10 @@ std::string findScene(const std::string& argument) {
   if (std::filesystem::exists(argument, error)) return argument;
   std::string searched;
   for (const std::string& folder : bundledSceneFolders()) searched += "\n  " + folder;
-  throw Error({argument, 0, ""}, "no such scene file, nor a bundled scene of that name in:" + searched);
+  std::string names;
+  for (const std::string& name : bundledSceneNames()) names += (names.empty() ? "" : ", ") + name;
+  throw Error({argument, 0, ""}, "no such scene file, nor a bundled scene of that name in:" + searched +
+                                     "\n  (the bundled scenes: " + (names.empty() ? "none found" : names) + ")");
 }
 
 }  // namespace raycar::sim

@@ -129,5 +129,8 @@ std::string findScene(const std::string& argument);
 // (<prefix>/bin/../share/raycar/scenes), then, run from the build tree only, the source tree's
 // data/scenes (DataFolders.h).
 std::vector<std::string> bundledSceneFolders();
+// The bundled scenes' names (their files' names without ".toml"), sorted, each once: what
+// findScene takes for a name, listed by `raycar-sim --help` and by findScene's error.
+std::vector<std::string> bundledSceneNames();
 
 }  // namespace raycar::sim

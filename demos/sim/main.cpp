@@ -16,8 +16,8 @@
 namespace {
 const char* const kUsage =
     "usage: raycar-sim SCENE.toml [--out DIR] [--threads N] [--set section.key=value ...]\n"
-    "  SCENE.toml: a scene file, or a bundled scene's name (parking, drift, offroad, haul, crowd,\n"
-    "  constant_radius), found in the installed data (PREFIX/share/raycar/scenes) or the source tree.\n"
+    "  SCENE.toml: a scene file, or a bundled scene's name (listed below), found in the installed\n"
+    "  data (PREFIX/share/raycar/scenes) or the source tree.\n"
     "  runs the scene headless at its fixed step; writes DIR/telemetry.csv, summary.json (SI units:\n"
     "  m, m/s, s; lateral acceleration in g) and report.html. DIR defaults to out/NAME.\n"
     "  --threads N: the vehicles run in one raycar::VehicleGroup of N threads (N >= 1) instead of\n"
@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
     const std::string argument = argv[i];
     if (argument == "--help" || argument == "-h") {
       std::fputs(kUsage, stdout);
+      std::string names;
+      for (const std::string& name : raycar::sim::bundledSceneNames()) names += " " + name;
+      std::printf("  bundled scenes:%s\n", names.empty() ? " none found" : names.c_str());
       return 0;
     }
     if (argument == "--out" && i + 1 < argc) out = argv[++i];
