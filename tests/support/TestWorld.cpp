@@ -145,4 +145,12 @@ TestCar addCar(TestWorld& world, const CarSpec& spec, const btTransform& transfo
   return car;
 }
 
+double lockedSlideShare(const CarSpec& spec) {
+  const MagicFormula& curve = makeCarSettings(spec).wheels.front().tire.longitudinalCurve.magicFormula;
+  const double bx = curve.stiffnessB;  // B x at x = 1
+  const double value =
+      curve.peakD * std::sin(curve.shapeC * std::atan(bx - curve.curvatureE * (bx - std::atan(bx))));
+  return value / curve.peakD;
+}
+
 }  // namespace raycar::test

@@ -106,6 +106,12 @@ struct TestCar {
 TestCar addCar(TestWorld& world, const CarSpec& spec, const btTransform& transform,
                const VehicleSettings* settingsOverride = nullptr);
 
+// What the test car's locked tire slides with, as a share of its contact's friction: its
+// longitudinal Magic Formula at slip ratio 1 over the curve's peak D (the default curve's 0.82).
+// A locked wheel that slides is on its laws like any tire; seed 001's box holds it only while
+// its contact barely moves.
+double lockedSlideShare(const CarSpec& spec);
+
 // Chassis height above ground at which all springs are exactly at len_max (wheels just touch).
 btScalar touchdownHeight(const CarSpec& spec);
 // Chassis height above ground with all springs at len_initial.

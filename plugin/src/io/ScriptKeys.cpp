@@ -166,7 +166,7 @@ const std::vector<Key>& keys() {
       {"params", "dyn_friction_ratio", FieldScope::Vehicle, "friction.dynamicFrictionRatio",
        "friction factor while sliding, for tires without slip curves"},
       {"params", "max_braking_friction", FieldScope::Vehicle, "friction.maxBrakingFriction",
-       "friction cap on handbraked wheels"},
+       "friction cap on handbraked wheels (held or sliding)"},
       {"params", "max_steer", FieldScope::Vehicle, "steering.maxSteer",
        "largest steer angle, at the car's centre line (Ackermann turns the inner wheel more, the outer less)"},
       {"params", "max_steer_v0", FieldScope::Vehicle, "steering.maxSteerV0",

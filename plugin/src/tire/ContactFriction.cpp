@@ -27,10 +27,15 @@ ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRule
                                  inputs.referenceLoad);
   friction.coulomb = friction.tire;
   if (inputs.sliding && !inputs.tireSlides) friction.coulomb *= rules.dynamicFrictionRatio;
-  if (inputs.locked)
+  if (!inputs.tireSlides) friction.tire = friction.coulomb;
+  if (inputs.locked) {
+    // max_braking_friction caps a handbraked wheel however it grips: held in seed 001's box or
+    // sliding on its laws. The 0.85 is the box's own, which lets each direction reach its limit
+    // on its own (1.41 times the limit together, the seed says); a slide on the ellipse has none.
+    friction.tire = std::min(friction.tire, rules.maxBrakingFriction);
     friction.coulomb =
         std::min(friction.coulomb * rules.handbrakeFrictionScale, rules.maxBrakingFriction);
-  if (!inputs.tireSlides) friction.tire = friction.coulomb;
+  }
   return friction;
 }
 

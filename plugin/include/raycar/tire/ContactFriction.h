@@ -22,7 +22,7 @@ namespace raycar {
 struct FrictionRules {
   btScalar slipThreshold = 0.05;        // m/s: a contact sliding faster than this is slipping
   btScalar dynamicFrictionRatio = 1.0;  // Coulomb tires' friction factor while slipping (dyn_friction_ratio)
-  btScalar handbrakeFrictionScale = 0.85;  // handbraked wheels: friction x this, per direction
+  btScalar handbrakeFrictionScale = 0.85;  // handbraked wheels held in the box: friction x this, per direction
   btScalar maxBrakingFriction = 100;    // cap on a handbraked wheel's friction
 };
 
@@ -52,8 +52,9 @@ struct ContactFriction {
   btScalar surface = 0;  // before load sensitivity
   btScalar tire = 0;     // what the tire's force laws use
   btScalar coulomb = 0;  // what static rows and the handbrake's box use
-  // The coefficient a driver would call "the" friction of the contact (WheelState::friction).
-  btScalar shown(bool locked) const { return locked ? coulomb : tire; }
+  // The coefficient a driver would call "the" friction of the contact (WheelState::friction):
+  // the box's for a handbraked wheel it holds, else the laws'.
+  btScalar shown(bool inBox) const { return inBox ? coulomb : tire; }
 };
 
 // (tire + ground) / 2 within the wheel's clamp.
