@@ -67,12 +67,19 @@ void SolverBody::load(btRigidBody* rigidBody, btScalar dt) {
   linearVelocity = rigidBody->getLinearVelocity();
   angularVelocity = rigidBody->getAngularVelocity();
   inverseMass = rigidBody->getInvMass();
-  inverseInertia = rigidBody->getInvInertiaTensorWorld();
+  linearFactor = rigidBody->getLinearFactor();
+  linearFactored = linearFactor != btVector3(1, 1, 1);
+  const btMatrix3x3& worldInverseInertia = rigidBody->getInvInertiaTensorWorld();
+  // D I^-1 D. (x 1 is exact: a body without an angular factor keeps its tensor bit for bit.)
+  const btVector3& angularFactor = rigidBody->getAngularFactor();
+  for (int row = 0; row < 3; ++row)
+    inverseInertia[row] = worldInverseInertia[row] * angularFactor * angularFactor[row];
   centerOfMass = rigidBody->getCenterOfMassPosition();
   // Forces stay on a body through all substeps of one stepSimulation (gravity is applied once,
-  // before them), so what they will add in the next substep is known now.
+  // before them), so what they will add in the next substep is known now. Bullet scales them by
+  // the factors as they are applied, and integrates them so.
   predictedLinearChange = rigidBody->getTotalForce() * (inverseMass * dt);
-  predictedAngularChange = inverseInertia * rigidBody->getTotalTorque() * dt;
+  predictedAngularChange = worldInverseInertia * rigidBody->getTotalTorque() * dt;
 }
 
 void EngineSpinCoupling::reserve(size_t wheelCount) {
@@ -147,7 +154,7 @@ inline void ContactSolver::buildRow(const SolverBody& chassis, const WheelContac
   row.direction = direction;
   row.chassisAngular = contact.chassisArm.cross(direction);
   row.chassisTurn = chassis.inverseInertia * row.chassisAngular;
-  row.inverseMass = chassis.inverseMass + row.chassisAngular.dot(row.chassisTurn);
+  row.inverseMass = chassis.inverseMassAlong(direction) + row.chassisAngular.dot(row.chassisTurn);
   if (contact.groundBody < 0) {
     row.groundSpeed = contact.groundVelocity.dot(direction);
     return;
@@ -155,7 +162,7 @@ inline void ContactSolver::buildRow(const SolverBody& chassis, const WheelContac
   const SolverBody& ground = scratch_->groundBodies[contact.groundBody];
   row.groundAngular = contact.groundArm.cross(direction);
   row.groundTurn = ground.inverseInertia * row.groundAngular;
-  row.inverseMass += ground.inverseMass + row.groundAngular.dot(row.groundTurn);
+  row.inverseMass += ground.inverseMassAlong(direction) + row.groundAngular.dot(row.groundTurn);
 }
 
 void ContactSolver::solve(SolverBody& chassis, const WheelContacts& contacts,
@@ -494,6 +501,8 @@ void ContactSolver::solveBumpStop(SolverBody& chassis, WheelContact& contact,
                                   const ContactSolverSettings& settings) {
   // An inelastic stop: the contact may close at most its remaining gap in one step, and pushes
   // out a fraction of any overlap; the accumulated impulse only pushes.
+  // A chassis the game holds along the row (Bullet's factors) is not pushed out of the stop.
+  if (!(rows.normal.inverseMass > 0)) return;
   const btScalar separationSpeed = rowSpeed(chassis, contact, rows.normal);
   const btScalar gap = contact.bumpStopGap;
   const btScalar targetSpeed =
@@ -849,6 +858,9 @@ inline btScalar ContactSolver::rowStep(const FrictionLaw& law, bool sticks, btSc
   // + bias to zero. The tire's law takes a Newton step on lambda = F(u) dt,
   // d lambda = (F dt - lambda) / (1 + K dt w), with K < 0 on the curve's falling branch (the
   // denominator is kept positive there); the step stops at zero slip, never past it.
+  // A row along which nothing can move (a chassis the game locks with Bullet's factors and a
+  // wheel the handbrake holds: no inverse mass, no give) changes no slip: it keeps its impulse.
+  if (!(inverseMass + softness > 0)) return 0;
   if (sticks || law.sticks) return -(slip + softness * impulse + bias) / (inverseMass + softness);
   const btScalar stick = -slip / inverseMass;
   const btScalar denominator =

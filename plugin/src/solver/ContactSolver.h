@@ -58,6 +58,14 @@ struct SolverBody {
   btVector3 predictedLinearChange{0, 0, 0};   // from the body's forces over the next step
   btVector3 predictedAngularChange{0, 0, 0};
   btScalar inverseMass = 0;
+  // Bullet's linear factor: the world axes the body moves along (a game that keeps a car in a
+  // plane sets one to 0). `linearFactored` unless it is (1, 1, 1), where the products below are
+  // left out, so that a body without factors is solved bit for bit as before they counted.
+  btVector3 linearFactor{1, 1, 1};
+  bool linearFactored = false;
+  // World inverse inertia, its rows and columns scaled by Bullet's angular factor (D I^-1 D, D
+  // the factor's diagonal): an axis the game locks (setAngularFactor(0, 1, 0): no roll or pitch)
+  // neither turns nor passes a turn on, and the rows' joint inverse mass stays symmetric.
   btMatrix3x3 inverseInertia = btMatrix3x3::getIdentity();
   btVector3 centerOfMass{0, 0, 0};
 
@@ -65,8 +73,20 @@ struct SolverBody {
   btVector3 velocityAt(const btVector3& arm) const {
     return linearVelocity + angularVelocity.cross(arm);
   }
+  // The velocity an impulse (N s) along `direction` gives the centre of mass (m/s).
+  btVector3 linearResponse(const btVector3& direction, btScalar impulse) const {
+    return (linearFactored ? direction * linearFactor : direction) * (impulse * inverseMass);
+  }
+  // How far an impulse along `b` moves the centre of mass along `a` (m/s per N s); along a unit
+  // direction and itself, the inverse mass.
+  btScalar linearCoupling(const btVector3& a, const btVector3& b) const {
+    return (linearFactored ? a.dot(b * linearFactor) : a.dot(b)) * inverseMass;
+  }
+  btScalar inverseMassAlong(const btVector3& unitDirection) const {
+    return linearFactored ? unitDirection.dot(unitDirection * linearFactor) * inverseMass : inverseMass;
+  }
   void applyImpulse(const btVector3& impulse, const btVector3& arm) {
-    linearVelocity += impulse * inverseMass;
+    linearVelocity += (linearFactored ? impulse * linearFactor : impulse) * inverseMass;
     angularVelocity += inverseInertia * arm.cross(impulse);
   }
   void applyAngularImpulse(const btVector3& angularImpulse) {  // N m s
@@ -323,16 +343,16 @@ class ContactSolver {
   // How far an impulse on `other` moves `row`'s speed through the chassis (m/s per N s): the
   // off-diagonal of the rows' joint inverse mass, as every joint step builds it.
   static btScalar chassisCoupling(const SolverBody& chassis, const ContactRow& row, const ContactRow& other) {
-    return row.direction.dot(other.direction) * chassis.inverseMass + row.chassisAngular.dot(other.chassisTurn);
+    return chassis.linearCoupling(row.direction, other.direction) + row.chassisAngular.dot(other.chassisTurn);
   }
   // An impulse (N s) along the row on the chassis, and its opposite on a dynamic ground body.
   void applyRow(SolverBody& chassis, const WheelContact& contact, const ContactRow& row,
                 btScalar impulse) {
-    chassis.linearVelocity += row.direction * (impulse * chassis.inverseMass);
+    chassis.linearVelocity += chassis.linearResponse(row.direction, impulse);
     chassis.angularVelocity += row.chassisTurn * impulse;
     if (contact.groundBody < 0) return;
     SolverBody& ground = scratch_->groundBodies[contact.groundBody];
-    ground.linearVelocity -= row.direction * (impulse * ground.inverseMass);
+    ground.linearVelocity -= ground.linearResponse(row.direction, impulse);
     ground.angularVelocity -= row.groundTurn * impulse;
   }
   inline void solveSuspension(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,

@@ -34,9 +34,15 @@ void Aero::apply(SolverBody& chassis, const btVector3& worldForward, const btVec
   // Drag, implicit in the speed (v' = v / (1 + rho CdA |v| dt / (2 m))): it slows the chassis by
   // at most its whole velocity, whatever the mass; applied explicitly, a 0.1 g chassis reversed
   // and diverged on its first step.
-  chassis.linearVelocity /=
-      1 + btScalar(0.5) * aero.airDensity * aero.dragArea * chassis.linearVelocity.length() *
-              chassis.inverseMass * dt;
+  const btScalar dragRate = btScalar(0.5) * aero.airDensity * aero.dragArea *
+                           chassis.linearVelocity.length() * chassis.inverseMass * dt;
+  if (!chassis.linearFactored) {
+    chassis.linearVelocity /= 1 + dragRate;
+  } else {
+    // Along an axis the body does not move on (Bullet's linear factor 0) drag moves nothing.
+    for (int axis = 0; axis < 3; ++axis)
+      chassis.linearVelocity[axis] /= 1 + dragRate * chassis.linearFactor[axis];
+  }
   const btScalar downforceMagnitude = downforce(aero, chassis.linearVelocity.dot(worldForward));
   if (downforceMagnitude > 0) {
     const btScalar point = aero.downforceFrontShare * frontAxleForward_ +
