@@ -481,7 +481,7 @@ inline btScalar ContactSolver::sweepChange(const WheelContacts& contacts,
   return largest;
 }
 
-inline void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,
+RAYCAR_ALWAYS_INLINE void ContactSolver::solveSuspension(SolverBody& chassis, WheelContact& contact,
                                            const ContactRows& rows, btScalar dt) {
   // lambda = (F_spring + c v) dt, v = compression speed after the impulses:
   // v = -(relative velocity . n) / cos, and an impulse d lambda changes it by -w d lambda / cos.

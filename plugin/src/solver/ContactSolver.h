@@ -44,6 +44,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "Inline.h"
 #include "raycar/tire/Tire.h"
 #include "raycar/vehicle/VehicleSettings.h"
 
@@ -59,8 +60,8 @@ struct SolverBody {
   btVector3 predictedAngularChange{0, 0, 0};
   btScalar inverseMass = 0;
   // Bullet's linear factor: the world axes the body moves along (a game that keeps a car in a
-  // plane sets one to 0). `linearFactored` unless it is (1, 1, 1), where the products below are
-  // left out, so that a body without factors is solved bit for bit as before they counted.
+  // plane sets one to 0). A factor of 1 multiplies exactly, so a body without factors is solved
+  // bit for bit as before they counted; `linearFactored` unless it is (1, 1, 1).
   btVector3 linearFactor{1, 1, 1};
   bool linearFactored = false;
   // World inverse inertia, its rows and columns scaled by Bullet's angular factor (D I^-1 D, D
@@ -75,18 +76,19 @@ struct SolverBody {
   }
   // The velocity an impulse (N s) along `direction` gives the centre of mass (m/s).
   btVector3 linearResponse(const btVector3& direction, btScalar impulse) const {
-    return (linearFactored ? direction * linearFactor : direction) * (impulse * inverseMass);
+    return direction * linearFactor * (impulse * inverseMass);
   }
   // How far an impulse along `b` moves the centre of mass along `a` (m/s per N s); along a unit
   // direction and itself, the inverse mass.
   btScalar linearCoupling(const btVector3& a, const btVector3& b) const {
-    return (linearFactored ? a.dot(b * linearFactor) : a.dot(b)) * inverseMass;
+    return a.dot(b * linearFactor) * inverseMass;
   }
   btScalar inverseMassAlong(const btVector3& unitDirection) const {
+    // (Without factors, the inverse mass itself: d.d of a unit direction is 1 only to rounding.)
     return linearFactored ? unitDirection.dot(unitDirection * linearFactor) * inverseMass : inverseMass;
   }
   void applyImpulse(const btVector3& impulse, const btVector3& arm) {
-    linearVelocity += (linearFactored ? impulse * linearFactor : impulse) * inverseMass;
+    linearVelocity += impulse * linearFactor * inverseMass;
     angularVelocity += inverseInertia * arm.cross(impulse);
   }
   void applyAngularImpulse(const btVector3& angularImpulse) {  // N m s
@@ -346,7 +348,7 @@ class ContactSolver {
     return chassis.linearCoupling(row.direction, other.direction) + row.chassisAngular.dot(other.chassisTurn);
   }
   // An impulse (N s) along the row on the chassis, and its opposite on a dynamic ground body.
-  void applyRow(SolverBody& chassis, const WheelContact& contact, const ContactRow& row,
+  RAYCAR_ALWAYS_INLINE void applyRow(SolverBody& chassis, const WheelContact& contact, const ContactRow& row,
                 btScalar impulse) {
     chassis.linearVelocity += chassis.linearResponse(row.direction, impulse);
     chassis.angularVelocity += row.chassisTurn * impulse;
@@ -355,7 +357,7 @@ class ContactSolver {
     ground.linearVelocity -= ground.linearResponse(row.direction, impulse);
     ground.angularVelocity -= row.groundTurn * impulse;
   }
-  inline void solveSuspension(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
+  RAYCAR_ALWAYS_INLINE void solveSuspension(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
                               btScalar dt);
   void solveBumpStop(SolverBody& chassis, WheelContact& contact, const ContactRows& rows,
                      btScalar dt, const ContactSolverSettings& settings);
