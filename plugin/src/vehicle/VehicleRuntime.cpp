@@ -131,6 +131,15 @@ VehicleRuntime::Start VehicleRuntime::beginStep(const btCollisionWorld& world, b
   // A chassis the game took out of the world (its vehicle still in a group, or still an action)
   // has no broadphase handle: nothing moves it, and the car would push it through the air.
   if (chassis->getBroadphaseHandle() == nullptr) return Start::Skip;
+  // Nor does a chassis in another world than the one stepping its vehicle (the car half moved
+  // to another level): it would stand on this world's ground while flying through its own.
+  const btCollisionObjectArray& objects = world.getCollisionObjectArray();
+  const int index = chassis->getWorldArrayIndex();
+  if (index < 0 || index >= objects.size() || objects[index] != chassis) return Start::Skip;
+  if (&world != lastWorld) {
+    for (Wheel& wheel : wheels) wheel.ground().clear();
+    lastWorld = &world;
+  }
   const btTransform& transform = chassis->getWorldTransform();
   if (!isFinite(transform.getOrigin()) || !isFinite(chassis->getLinearVelocity()) ||
       !isFinite(chassis->getAngularVelocity()))

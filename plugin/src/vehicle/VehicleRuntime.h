@@ -152,6 +152,9 @@ class VehicleRuntime {
   // Sleep (prepareSleep): s the car has stood still (standsStill), and the linear sleeping
   // threshold (m/s) it raised its chassis to for Bullet's test (0: none) with the one it replaced.
   bool chassisIntegrated = false;  // this step's beginStep found the chassis awake: Bullet moved it
+  // The world the last step ran in (beginStep): in another the wheels' cached triangles, named by
+  // object addresses and broadphase numbers that a new world gives out again, are forgotten.
+  const btCollisionWorld* lastWorld = nullptr;
   btScalar stillTime = 0;
   btScalar raisedSleepThreshold = 0;
   btScalar replacedSleepThreshold = 0;

@@ -268,6 +268,11 @@ void Wheel::resetMotion() {
   contact.lateralImpulse = contact.brakeImpulse = 0;
   contact.longitudinalStickDisplacement = contact.lateralStickDisplacement = contact.lateralDeflection = 0;
   contact.angularSpeed = contact.forwardSpeed = contact.lateralSpeed = 0;
+  // A teleported car's cached triangles are of where it was, and may be of a mesh that is gone:
+  // a car moved to a reloaded level whose pools gave its terrain the old one's addresses and
+  // broadphase number kept standing on the old terrain, 0.3 m into the new (an independent
+  // review). Its next step gathers them again.
+  ground().clear();
 }
 
 size_t WheelArray::blockBytesFor(const VehicleSettings& settings) {

@@ -159,11 +159,13 @@ class RaycastVehicle : public btActionInterface {
   // engine at idle in neutral with the clutch open, no contact, warm start, stick anchor or slip
   // lag carried over, no assist acting, the pedal's pedal_speed ramp back at rest - so that it
   // does not drive off on what it did before. Keeps its input (a pedal still held ramps up
-  // again from 0), steering angle and tire temperatures. Wakes the chassis.
+  // again from 0), steering angle and tire temperatures. Forgets the wheels' cached ground
+  // triangles (of where it was: perhaps another level). Wakes the chassis.
   void resetMotion();
   // Forgets the wheels' cached ground triangles (WheelQuerySettings::cache). Needed only after
   // the vertices of a triangle mesh the car drives on were changed in place; moving, adding or
-  // removing objects needs nothing.
+  // removing objects needs nothing, and resetMotion() and a step by another world than the last
+  // forget them too.
   void clearWheelQueryCache();
   // Ground triangles the wheels hold now (for tests and benchmarks).
   int cachedTriangleCount() const;
