@@ -1224,6 +1224,33 @@ TEST_CASE("placeModel refuses axes that make no rotation, naming the argument") 
   CHECK_NOTHROW(placeModel(sedan, btVector3(0, 0, btScalar(0.999999)), forward, origin));
 }
 
+TEST_CASE("SpawnedVehicle refuses a pose that is no rigid motion before anything reaches the world") {
+  // A transform the game built itself, not through placeModel: a NaN origin had put a NaN body
+  // into the world, a scaled or zero rotation a car that never met its wheels' ground.
+  const LoadedVehicle sedan = loadVehicle(kData + "/vehicles/sedan.vehicle.toml");
+  const btScalar nan = std::numeric_limits<btScalar>::quiet_NaN();
+  struct Case {
+    btTransform pose;
+    const char* message;
+  };
+  const btMatrix3x3 identity = btMatrix3x3::getIdentity();
+  const Case cases[] = {
+      {btTransform(identity, btVector3(nan, 0, 0)), "modelToWorld's origin (nan, 0.000000, 0.000000) is not finite"},
+      {btTransform(identity.scaled(btVector3(2, 2, 2)), btVector3(0, 0, 0)), "modelToWorld's basis is not a rotation"},
+      {btTransform(btMatrix3x3(0, 0, 0, 0, 0, 0, 0, 0, 0), btVector3(0, 0, 0)), "modelToWorld's basis is not a rotation"},
+      {btTransform(identity.scaled(btVector3(1, 1, -1)), btVector3(0, 0, 0)), "modelToWorld's basis is a reflection"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.message);
+    TestWorld world;
+    CHECK_THROWS_WITH_AS(SpawnedVehicle(world.world(), sedan, c.pose), doctest::Contains(c.message), InputError);
+    CHECK(world.world().getNumCollisionObjects() == 0);
+  }
+  TestWorld world;
+  CHECK_NOTHROW(SpawnedVehicle(world.world(), sedan, placeModel(sedan, btVector3(0, 1, 0), btVector3(0, 0, 1),
+                                                                btVector3(0, 1, 0))));
+}
+
 TEST_CASE("a script path that is a directory is refused as a file that cannot be opened") {
   const std::string directory = kData + "/vehicles";
   CHECK_THROWS_WITH_AS(loadVehicle(directory),

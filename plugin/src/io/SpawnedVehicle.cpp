@@ -96,6 +96,30 @@ std::unique_ptr<btConvexHullShape> collisionHull(const MeshPart& part) {
 
 }  // namespace
 
+namespace {
+// A pose must be a rigid motion: what placeModel refuses in its axes and position, refused here
+// too for a transform the game built itself. A NaN origin had put a NaN body into the world, and
+// a scaled or zero rotation a car that never met its wheels' ground.
+void checkPose(const btTransform& modelToWorld) {
+  const btVector3& origin = modelToWorld.getOrigin();
+  if (!std::isfinite(origin.x()) || !std::isfinite(origin.y()) || !std::isfinite(origin.z()))
+    throw InputError("SpawnedVehicle", "modelToWorld's origin " + vectorText(origin) + " is not finite");
+  const btMatrix3x3& basis = modelToWorld.getBasis();
+  constexpr btScalar kRotationSlack = btScalar(1e-3);  // as placeModel's axes
+  const btMatrix3x3 product = basis * basis.transpose();
+  for (int row = 0; row < 3; ++row)
+    for (int column = 0; column < 3; ++column) {
+      const btScalar identity = row == column ? 1 : 0;
+      if (!(std::fabs(product[row][column] - identity) <= kRotationSlack))
+        throw InputError("SpawnedVehicle", "modelToWorld's basis is not a rotation (its rows " +
+                                               vectorText(basis[0]) + ", " + vectorText(basis[1]) + ", " +
+                                               vectorText(basis[2]) + " are not unit and perpendicular)");
+    }
+  if (!(basis.determinant() > 0))
+    throw InputError("SpawnedVehicle", "modelToWorld's basis is a reflection, not a rotation");
+}
+}  // namespace
+
 SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
                                const btTransform& modelToWorld, VehicleGroup* group)
     : SpawnedVehicle(world, std::make_shared<const LoadedVehicle>(vehicle), modelToWorld, group) {}
@@ -104,6 +128,7 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, std::shared_ptr<c
                                const btTransform& modelToWorld, VehicleGroup* group)
     : world_(world), loaded_(std::move(model)), group_(group) {
   if (loaded_ == nullptr) throw InputError("SpawnedVehicle", "the model is null");
+  checkPose(modelToWorld);
   const LoadedVehicle& loaded = *loaded_;
   shape_ = std::make_unique<btCompoundShape>();
   for (const MeshPart& hull : loaded.collisionHulls) {

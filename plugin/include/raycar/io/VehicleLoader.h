@@ -113,6 +113,8 @@ class SpawnedVehicle {
   // the vehicle with it: vehicle() then dangles, suspensionPoses() throws InputError, and
   // destroying this object only removes the chassis from the world (destroy the group and its
   // cars on one thread).
+  // `modelToWorld` must be a rigid motion (placeModel makes one): a finite origin and a basis
+  // that is a rotation, within 1e-3; else InputError, before anything is added to the world.
   // This one keeps a copy of `vehicle` of its own, its settings included.
   SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
                  const btTransform& modelToWorld, VehicleGroup* group = nullptr);

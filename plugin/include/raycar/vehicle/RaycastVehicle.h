@@ -79,7 +79,10 @@ class RaycastVehicle : public btActionInterface {
   void setDriveTorque(int wheel, btScalar torque);  // N m at the wheel, > 0 drives forward
   void setBrakeTorque(int wheel, btScalar torque);  // N m, >= 0
   void setSteerAngle(int wheel, btScalar angle);    // rad, > 0 turns left, |angle| < pi/2
-  void setHandbrake(bool engaged);                  // locks every wheel with canBrake
+  // Locks every wheel with canBrake. Not a per-wheel input: it sets the handbrake the driver's
+  // input holds (DriverInput::handbrake), so the next setInput() replaces it; a game that drives
+  // through setInput sets its handbrake there.
+  void setHandbrake(bool engaged);
   // A run-time scale of one wheel's friction (after the script's min/max clamp), for games:
   // drift modes, puddles, oil. 1 by default; in [0, 10] (InputError otherwise).
   void setGripScale(int wheel, btScalar scale);
