@@ -315,7 +315,7 @@ TEST_CASE("a game's grip scale: a four-wheel locked slide stops in v^2 / (2 g mu
     double friction = 0;
     const double distance = slide(scale, friction);
     CAPTURE(friction);
-    CHECK(friction == within(scale, 1e-6));  // the tire and ground's 1, on the laws: no 0.85
+    CHECK(friction == within(scale, 1e-6));  // the tire and ground's 1: the box's 0.85 is not the slide's
     CHECK(distance == within(15.0 * 15.0 / (2 * kGravity * friction * lockedSlideShare(spec)), 0.02));
     double unscaled = 0;
     slide(1, unscaled);

@@ -20,12 +20,12 @@ struct SlopeScene {
   TestWorld world;
   TestCar car;
   btVector3 downhill;
-  SlopeScene(btScalar slope, const CarSpec& spec) {
+  SlopeScene(btScalar slope, const CarSpec& spec, const VehicleSettings* settings = nullptr) {
     const btQuaternion tilt(btVector3(1, 0, 0), slope);
     const btVector3 normal = quatRotate(tilt, btVector3(0, 1, 0));
     downhill = quatRotate(tilt, btVector3(0, 0, 1));  // the car's forward: -y along the slope
     world.addStaticPlane(normal, btVector3(0, 0, 0), 1);
-    car = addCar(world, spec, btTransform(tilt, normal * restHeight(spec)));
+    car = addCar(world, spec, btTransform(tilt, normal * restHeight(spec)), settings);
     car.vehicle->setHandbrake(true);
   }
   btVector3 position() const { return car.chassis->getCenterOfMassPosition(); }
@@ -47,12 +47,40 @@ TEST_CASE("parked with the rear handbrake on a 15 degree slope at friction 1: < 
   CHECK(moved < 0.01);
 }
 
+TEST_CASE("a handbraked car holds wherever its locked tires would slide: no creep between the hold and the slide") {
+  // Seed 001's box holds at 0.85 mu; a locked tire that slides is on its laws, at what its curve
+  // keeps when locked. A curve keeping more than 0.85 of its peak (Magic Formula B 10, C 1.3:
+  // sin(1.3 atan 10) = 0.94) slid harder than the box held: on a slope between the two a parked
+  // car broke loose, braked on its laws below stickSpeed, fell back into the box and crept down
+  // at about 0.5 m/s (a review's finding: 2.47 m in 5 s here). The hold is now at least the
+  // slide: on tan(slope) = 0.9 it stands, but for the creep of the static friction's carcass
+  // spring so near its limit (0.9 of 0.94: 12.6 mm in 5 s). Budget: 1% of the break-away's
+  // 0.5 m/s over the 5 s, 25 mm.
+  CarSpec spec;
+  spec.rearHandbrakeOnly = false;
+  VehicleSettings settings = makeCarSettings(spec);
+  for (WheelSettings& wheel : settings.wheels) {
+    wheel.tire.longitudinalCurve.magicFormula.stiffnessB = 10;
+    wheel.tire.longitudinalCurve.magicFormula.shapeC = btScalar(1.3);
+  }
+  const double lockedShare = std::sin(1.3 * std::atan(10.0));
+  REQUIRE(lockedShare > 0.9);
+  SlopeScene scene(std::atan(btScalar(0.9)), spec, &settings);
+  scene.run(0.5f);
+  const btVector3 start = scene.position();
+  scene.run(5);
+  const double moved = (scene.position() - start).length();
+  INFO("moved " << moved * 1000 << " mm");
+  CHECK(moved < 0.025);
+}
+
 TEST_CASE("with every wheel handbraked the car holds below atan(0.85 mu) and slides above it") {
   // Seed 001: a handbraked wheel held still has its friction multiplied by 0.85 in each
   // direction, so the Coulomb limit of a locked car is tan(slope) = 0.85 mu. Above it the car
   // slides, and once its contacts slide faster than stickSpeed (0.5 m/s) its locked tires are on
   // their laws: a = g (sin - share mu cos), share what the locked tire's curve keeps of its peak
-  // (lockedSlideShare, 0.82). Measured from 0.5 s, when it slides at 0.4 m/s, leaving the box.
+  // (lockedSlideShare, 0.82, below the hold's 0.85). Measured over 2 s from the first step past
+  // 0.6 m/s, out of the box.
   CarSpec spec;
   spec.rearHandbrakeOnly = false;
   const btScalar limit = std::atan(btScalar(0.85));
@@ -66,10 +94,12 @@ TEST_CASE("with every wheel handbraked the car holds below atan(0.85 mu) and sli
   {
     const btScalar slope = limit + degrees(3);
     SlopeScene sliding(slope, spec);
-    sliding.run(0.5f);
-    const btScalar startSpeed = sliding.car.chassis->getLinearVelocity().dot(sliding.downhill);
+    auto downhillSpeed = [&] { return sliding.car.chassis->getLinearVelocity().dot(sliding.downhill); };
+    for (int i = 0; i < int(5 / kStep) && downhillSpeed() < 0.6f; ++i) sliding.run(kStep);
+    const btScalar startSpeed = downhillSpeed();
+    REQUIRE(startSpeed >= 0.6f);
     sliding.run(2);
-    const btScalar endSpeed = sliding.car.chassis->getLinearVelocity().dot(sliding.downhill);
+    const btScalar endSpeed = downhillSpeed();
     const double expected = kGravity * (std::sin(slope) - lockedSlideShare(spec) * std::cos(slope));
     INFO("acceleration " << (endSpeed - startSpeed) / 2 << " m/s^2, expected " << expected << ", from " << startSpeed);
     CHECK((endSpeed - startSpeed) / 2 == within(expected, 0.05));

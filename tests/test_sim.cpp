@@ -330,6 +330,8 @@ TEST_CASE("bad scene files: errors name the file, the line and the key") {
       {"[surfaces]\nfriction = [[0, 1.5, 0.2]]\n", "bad.toml:2: surfaces.friction: a row is [surface_id, material, friction]"},
       {"[surfaces]\nfriction = [[0, 1, 12]]\n", "bad.toml:2: surfaces.friction: friction must lie in [0, 10]"},
       {"[surfaces]\nfriction = [[0, 1]]\n", "bad.toml:2: surfaces.friction: row 1: expects an array of 3 numbers"},
+      {"[surfaces]\nrolling_resistance = [[0, 1, 1.5]]\n", "bad.toml:2: surfaces.rolling_resistance: rolling_resistance must lie in [0, 1]"},
+      {"[surfaces]\nrolling_resistance = [[0.5, 1, 0.1]]\n", "bad.toml:2: surfaces.rolling_resistance: a row is [surface_id, material, rolling_resistance]"},
       {"[surfaces]\nmaterials = { ice = 1 }\n[[vehicle]]\nscript = \"a\"\n", "bad.toml:1: surfaces.materials: names track objects: needs a track ground"},
   };
   for (const Row& row : rows) {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "TestWorld.h"
@@ -195,4 +196,48 @@ TEST_CASE("a surface table refuses bad friction, reports unnamed pairs, and fall
   CHECK(table.material(&object, 1, 2) == 5);
   table.removeObject(object);
   CHECK(table.material(&object, 1, 2) == 0);
+}
+
+TEST_CASE("a table's rolling resistance slows a coasting car at C_rr g m / (m + sum I / R^2), and only on its pair") {
+  // A gravel trap: the ground's material adds C_rr to the tire's rolling resistance (the test
+  // car's own is 0, and it has no drag), a torque C_rr N R against each wheel's spin. The car
+  // and its wheels slow together: C_rr m g over the mass with the wheels' inertia,
+  // m + sum I / R^2 (as the drive test's). Budget 2%: the loads' settling and the last step.
+  // A pair the table does not name adds nothing: the same car on another material coasts on.
+  struct Case {
+    int material;
+    btScalar rollingResistance;  // C_rr the table gives surface 0 on material 7
+    double expected;             // m/s^2
+  };
+  CarSpec spec;
+  const double effectiveMass = spec.mass + 4 * spec.spinInertia / (spec.radius * spec.radius);
+  const Case cases[] = {{7, 0.04f, 0.04 * 9.81 * spec.mass / effectiveMass},
+                        {7, 0.2f, 0.2 * 9.81 * spec.mass / effectiveMass},
+                        {3, 0.2f, 0}};
+  for (const Case& c : cases) {
+    CAPTURE(c.material);
+    CAPTURE(c.rollingResistance);
+    TestWorld world;
+    btRigidBody* plane = world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+    auto table = std::make_shared<SurfaceTable>();
+    table->setMaterial(*plane, c.material);
+    table->setRollingResistance(0, 7, c.rollingResistance);
+    CHECK(table->rollingResistance(0, 7) == c.rollingResistance);
+    CHECK(table->friction(0, 7) < 0);  // rolling resistance alone names no friction
+    TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)));
+    car.vehicle->setSurfaceTable(table);
+    for (int i = 0; i < 120; ++i) world.step(kStep);
+    car.chassis->setLinearVelocity(car.vehicle->worldForward() * 20);
+    for (int i = 0; i < 60; ++i) world.step(kStep);  // the wheels roll up to the road
+    const double before = car.vehicle->forwardSpeed();
+    for (int i = 0; i < 240; ++i) world.step(kStep);
+    const double deceleration = (before - car.vehicle->forwardSpeed()) / (240 * kStep);
+    CAPTURE(deceleration);
+    if (c.expected > 0) CHECK(deceleration == within(c.expected, 0.02));
+    else CHECK(std::fabs(deceleration) < 1e-3);
+  }
+  SurfaceTable table;
+  for (const btScalar bad : {btScalar(-0.1), btScalar(1.5), std::numeric_limits<btScalar>::quiet_NaN()})
+    CHECK_THROWS_WITH_AS(table.setRollingResistance(2, 5, bad),
+                         "surface 2 on material 5: rolling resistance must lie in [0, 1]", InputError);
 }

@@ -106,15 +106,21 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
         for (auto&& [name, material] : *materials)
           scene.objectMaterials.emplace_back(std::string(name.str()), int(reader.number(material, 0, 1e6)));
       });
-      reader.on("friction", [&](const toml::node& n) {
+      // Rows of [surface_id, material, value], the value within [0, highest].
+      auto pairRows = [&](const toml::node& n, const char* value, double highest,
+                          std::vector<SurfacePair>& pairs) {
         for (const std::vector<double>& row : reader.rows(n, 3)) {
           for (int i = 0; i < 2; ++i)
             if (row[size_t(i)] != std::floor(row[size_t(i)]))
-              reader.fail("a row is [surface_id, material, friction]: the first two are integers");
-          if (!(row[2] >= 0 && row[2] <= 10)) reader.fail("friction must lie in [0, 10]");
-          scene.surfaceFriction.push_back({int(row[0]), int(row[1]), row[2]});
+              reader.fail(std::string("a row is [surface_id, material, ") + value + "]: the first two are integers");
+          if (!(row[2] >= 0 && row[2] <= highest))
+            reader.fail(std::string(value) + " must lie in [0, " + (highest == 10 ? "10" : "1") + "]");
+          pairs.push_back({int(row[0]), int(row[1]), row[2]});
         }
-      });
+      };
+      reader.on("friction", [&](const toml::node& n) { pairRows(n, "friction", 10, scene.surfaceFriction); });
+      reader.on("rolling_resistance",
+                [&](const toml::node& n) { pairRows(n, "rolling_resistance", 1, scene.surfaceRollingResistance); });
       reader.read();
     } else if (section == "vehicle") {
       const toml::array* records = node.as_array();

@@ -18,7 +18,8 @@
 //               speed, amplitude_deg (sine_with_dwell: FMVSS 126, road-wheel amplitude),
 //               esc (overrides the script's [assists] esc), set (script key overrides)
 //   [surfaces]  materials = { object = material, ... } (a track's OBJ objects; the rest are 0),
-//               friction = [[surface_id, material, friction], ...] (SurfaceTable.h)
+//               friction = [[surface_id, material, friction], ...] (SurfaceTable.h),
+//               rolling_resistance = [[surface_id, material, C_rr], ...] (added to the tire's)
 // The world is Z up (the models' and tracks' convention); heading 0 points a vehicle along +y.
 
 #include <LinearMath/btVector3.h>
@@ -75,11 +76,12 @@ struct VehicleEntry {
   std::vector<KeyOverride> scriptOverrides;
 };
 
-// One row of [surfaces] friction: tire surface `surfaceId` on ground `material`.
+// One row of [surfaces] friction or rolling_resistance: tire surface `surfaceId` on ground
+// `material`, and the pair's value (its friction, or the C_rr it adds).
 struct SurfacePair {
   int surfaceId = 0;
   int material = 0;
-  double friction = 1;
+  double value = 1;
 };
 
 struct Scene {
@@ -107,6 +109,7 @@ struct Scene {
   // no table, every contact uses (tire + ground) / 2.
   std::vector<std::pair<std::string, int>> objectMaterials;
   std::vector<SurfacePair> surfaceFriction;
+  std::vector<SurfacePair> surfaceRollingResistance;
   int surfacesLine = 0;
   // The parking space the parking scene aims for (x0, y0, x1, y1), when given.
   bool hasParkingSpace = false;

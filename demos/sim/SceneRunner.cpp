@@ -134,11 +134,14 @@ void SceneRunner::buildGround() {
   if (!ground_) ground_ = std::make_unique<btRigidBody>(0, nullptr, groundShape_.get());
   ground_->setFriction(btScalar(scene_.friction));
   world_->addRigidBody(ground_.get());
-  if (!scene_.objectMaterials.empty() || !scene_.surfaceFriction.empty()) {
+  if (!scene_.objectMaterials.empty() || !scene_.surfaceFriction.empty() ||
+      !scene_.surfaceRollingResistance.empty()) {
     surfaces_ = std::make_shared<SurfaceTable>();
     if (!scene_.objectMaterials.empty()) surfaces_->setTriangleMaterials(*ground_, std::move(triangleMaterials));
     for (const SurfacePair& pair : scene_.surfaceFriction)
-      surfaces_->setFriction(pair.surfaceId, pair.material, btScalar(pair.friction));
+      surfaces_->setFriction(pair.surfaceId, pair.material, btScalar(pair.value));
+    for (const SurfacePair& pair : scene_.surfaceRollingResistance)
+      surfaces_->setRollingResistance(pair.surfaceId, pair.material, btScalar(pair.value));
   }
 }
 

@@ -146,7 +146,8 @@ TestCar addCar(TestWorld& world, const CarSpec& spec, const btTransform& transfo
 }
 
 double lockedSlideShare(const CarSpec& spec) {
-  const MagicFormula& curve = makeCarSettings(spec).wheels.front().tire.longitudinalCurve.magicFormula;
+  const VehicleSettings settings = makeCarSettings(spec);  // kept: the curve is read from it
+  const MagicFormula& curve = settings.wheels.front().tire.longitudinalCurve.magicFormula;
   const double bx = curve.stiffnessB;  // B x at x = 1
   const double value =
       curve.peakD * std::sin(curve.shapeC * std::atan(bx - curve.curvatureE * (bx - std::atan(bx))));

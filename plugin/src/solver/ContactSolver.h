@@ -25,7 +25,8 @@
 // stable at any step, and are clamped so that friction never reverses a slip within one step
 // (on the curve's falling branch an explicit step would throw a light wheel's spin past the
 // ground speed). The impulses are then projected onto the friction ellipse (or, for a handbraked
-// wheel, onto seed 001's independent box). A row whose contact speed and slip speed are both
+// wheel whose contact barely moves, onto seed 001's independent box; one that slides is a locked
+// tire on its laws and the ellipse). A row whose contact speed and slip speed are both
 // below ContactSolverSettings::stickSpeed is static friction instead: target u = 0 up to the
 // friction limit, which a slip law cannot give (its force needs slip, so a parked car would
 // creep, and with the slip epsilons a launching wheel's slip ratio swings by 100% per step).
@@ -140,7 +141,7 @@ struct WheelContact {
   TireContact tireContact;         // normalLoad follows the solved suspension and bump stop
   btScalar coulombScale = 1;       // static and box rows' limits relative to the tire's
                                    // (the handbrake's 0.85 and cap)
-  bool boxFriction = false;        // handbraked: seed 001's independent directions
+  bool boxFriction = false;        // handbraked and barely moving: seed 001's independent directions
   bool staticLongitudinal = false;  // below stickSpeed: the row sticks up to the limit
   bool staticLateral = false;
   // A sticking row is the tire's carcass as a spring-damper anchored on the ground (stiffness

@@ -29,12 +29,22 @@ ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRule
   if (inputs.sliding && !inputs.tireSlides) friction.coulomb *= rules.dynamicFrictionRatio;
   if (!inputs.tireSlides) friction.tire = friction.coulomb;
   if (inputs.locked) {
-    // max_braking_friction caps a handbraked wheel however it grips: held in seed 001's box or
-    // sliding on its laws. The 0.85 is the box's own, which lets each direction reach its limit
-    // on its own (1.41 times the limit together, the seed says); a slide on the ellipse has none.
-    friction.tire = std::min(friction.tire, rules.maxBrakingFriction);
+    // Seed 001's box holds a handbraked wheel at 0.85 of its friction in each direction (each
+    // reaching its limit on its own: 1.41 times the limit together, the seed says), capped at
+    // max_braking_friction. A Coulomb tire's slide is that friction too.
     friction.coulomb =
         std::min(friction.coulomb * rules.handbrakeFrictionScale, rules.maxBrakingFriction);
+    if (!inputs.tireSlides) {
+      friction.tire = friction.coulomb;
+    } else {
+      // A locked slip-curve tire slides on its laws, capped alike; its hold stays at least its
+      // slide (what its curves keep when locked, TireModel::lockedSlideShare): a hold below the
+      // slide let a parked car on a slope between the two slide past stickSpeed, brake on its
+      // laws, fall back into the box and creep down at 0.5 m/s (a review's finding: a curve
+      // keeping 0.94 of its peak locked, or a Coulomb tire slid whole).
+      friction.tire = std::min(friction.tire, rules.maxBrakingFriction);
+      friction.coulomb = std::max(friction.coulomb, friction.tire * inputs.lockedSlideShare);
+    }
   }
   return friction;
 }

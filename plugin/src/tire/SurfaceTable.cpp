@@ -12,12 +12,25 @@ void SurfaceTable::setFriction(int surfaceId, int material, btScalar friction) {
     throw InputError("surface " + std::to_string(surfaceId) + " on material " +
                          std::to_string(material),
                      "friction must lie in [0, 10]");
-  friction_[pairKey(surfaceId, material)] = friction;
+  pairs_[pairKey(surfaceId, material)].friction = friction;
 }
 
 btScalar SurfaceTable::friction(int surfaceId, int material) const {
-  const auto found = friction_.find(pairKey(surfaceId, material));
-  return found == friction_.end() ? btScalar(-1) : found->second;
+  const auto found = pairs_.find(pairKey(surfaceId, material));
+  return found == pairs_.end() ? btScalar(-1) : found->second.friction;
+}
+
+void SurfaceTable::setRollingResistance(int surfaceId, int material, btScalar coefficient) {
+  if (!(coefficient >= 0 && coefficient <= 1))
+    throw InputError("surface " + std::to_string(surfaceId) + " on material " +
+                         std::to_string(material),
+                     "rolling resistance must lie in [0, 1]");
+  pairs_[pairKey(surfaceId, material)].rollingResistance = coefficient;
+}
+
+btScalar SurfaceTable::rollingResistance(int surfaceId, int material) const {
+  const auto found = pairs_.find(pairKey(surfaceId, material));
+  return found == pairs_.end() ? btScalar(0) : found->second.rollingResistance;
 }
 
 void SurfaceTable::setMaterial(const btCollisionObject& object, int material) {

@@ -52,7 +52,11 @@ SlipCurveTire::SlipCurveTire(const TireSettings& settings)
       slipRatioEpsilon_(settings.slipRatioEpsilon),
       slipAngleEpsilon_(settings.slipAngleEpsilon),
       inversePeakSlipX_(1 / longitudinalCurve_.peakSlip()),
-      inversePeakSlipY_(1 / lateralCurve_.peakSlip()) {}
+      inversePeakSlipY_(1 / lateralCurve_.peakSlip()) {
+  const btScalar locked = std::max(longitudinalCurve_.evaluate(1).value,
+                                   lateralCurve_.evaluate(btScalar(SIMD_HALF_PI)).value);
+  lockedSlideShare_ = locked / longitudinalCurve_.peak();
+}
 
 btScalar SlipCurveTire::peakLongitudinalForce(const TireContact& contact) const {
   return contact.friction * contact.normalLoad * longitudinalCurve_.peak();

@@ -336,7 +336,7 @@ void VehicleRuntime::solveContacts(btScalar dt) {
   const EngineSpinCoupling& engine = drivetrain.engineCoupling();
   for (size_t i = 0; i < wheels.size(); ++i) {
     Wheel& wheel = wheels[i];
-    wheel.prepareContact(settings.aero, dt);
+    wheel.prepareContact(settings.aero, surfaces.get(), dt);
     // A driving wheel tied to the engine through a locked clutch answers a push with the
     // engine's share of inertia too (ContactSolver.h, EngineSpinCoupling).
     wheel.contact.inverseSpinInertia =

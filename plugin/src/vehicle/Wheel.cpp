@@ -102,6 +102,7 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   inputs.sliding = state.sliding;
   inputs.locked = state.locked;
   inputs.tireSlides = tire->hasOwnSlidingFriction();
+  inputs.lockedSlideShare = tire->lockedSlideShare();
   friction = contactFriction(inputs, rules);
   state.friction = friction.shown(state.locked && slow);
 
@@ -115,10 +116,10 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   contact.staticLongitudinal = slow && std::fabs(surfaceSlip) < stickSpeed;
   contact.staticLateral = slow;
   // The carcass spring that static friction is solved as (TireSettings::relaxationLength),
-  // needed only where a row can stick: slow, handbraked, or a tire without slip laws. Below a
-  // millimetre the spring would be stiffer than anything a step resolves (and its reciprocal
-  // overflows): such a tire is rigid static friction, as 0 asks.
-  const bool mayStick = slow || state.locked || !inputs.tireSlides;
+  // needed only where a row can stick: slow (a handbraked wheel in the box included), or a tire
+  // without slip laws. Below a millimetre the spring would be stiffer than anything a step
+  // resolves (and its reciprocal overflows): such a tire is rigid static friction, as 0 asks.
+  const bool mayStick = slow || !inputs.tireSlides;
   const btScalar relaxationLength =
       mayStick && settings.tire.relaxationLength >= kShortestRelaxationLength
           ? settings.tire.relaxationLength
@@ -155,13 +156,15 @@ btScalar Wheel::camberSlipOffset(const btVector3& up, btScalar forwardSpeed) {
   return -(speed + epsilon) * std::tan(shift) * rolling;
 }
 
-void Wheel::prepareContact(const AeroSettings& aero, btScalar dt) {
+void Wheel::prepareContact(const AeroSettings& aero, const SurfaceTable* surfaces, btScalar dt) {
   contact.active = state.inContact;
   contact.radius = settings.radius;
   contact.inverseSpinInertia = state.locked ? 0 : 1 / settings.spinInertia;
   contact.angularSpeed = state.angularSpeed;
   const btScalar rolling =
-      state.inContact ? rollingResistanceTorque(aero, loadEstimate, settings.radius) : 0;
+      state.inContact ? rollingResistanceTorque(aero, loadEstimate, settings.radius) +
+                            groundRollingResistance(surfaces) * loadEstimate * settings.radius
+                      : 0;
   contact.brakeImpulseLimit = (state.brakeTorque + rolling) * dt;
   if (!state.inContact) {
     contact.lateralDeflection = 0;
@@ -177,6 +180,12 @@ void Wheel::prepareContact(const AeroSettings& aero, btScalar dt) {
   // handbrake turned a sedan 20.9 deg in 0.8 s where the steering alone turned it 23.0.
   contact.boxFriction = state.locked && contact.staticLateral;
   prepareSlipLag(dt);
+}
+
+btScalar Wheel::groundRollingResistance(const SurfaceTable* surfaces) const {
+  // Looked up again rather than kept from measureContact: a wheel's block is a whole number of
+  // cache lines, and four more bytes a wheel cost the bench car 48 bytes.
+  return surfaces != nullptr ? surfaces->rollingResistance(settings.surfaceId, state.groundMaterial) : 0;
 }
 
 void Wheel::prepareSlipLag(btScalar dt) {

@@ -189,7 +189,10 @@ struct Wheel {
   btScalar camberSlipOffset(const btVector3& up, btScalar forwardSpeed);
   // Solve, before: the rows' inputs that are not the suspension's (Suspension::prepareContacts)
   // nor the ground body's.
-  void prepareContact(const AeroSettings& aero, btScalar dt);
+  void prepareContact(const AeroSettings& aero, const SurfaceTable* surfaces, btScalar dt);
+  // C_rr the ground's material adds to the tire's (SurfaceTable::rollingResistance); 0 without
+  // a table.
+  btScalar groundRollingResistance(const SurfaceTable* surfaces) const;
   // Solve, before: the slip lag's share of the lateral rows (TireSettings::slipLag).
   void prepareSlipLag(btScalar dt);
   // Solve, after: the spin, the solved load, slips and forces the solve settled on.

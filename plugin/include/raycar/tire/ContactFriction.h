@@ -6,9 +6,11 @@
 //              x the game's grip scale
 //   loaded   = surface x (1 - k_load (N / N_ref - 1)), >= 0                seed 004 (Tire.h)
 //   coulomb  = loaded, x dyn_friction_ratio while a Coulomb tire slides,   seed 001
-//              and for a handbraked wheel min(that x 0.85, max_braking_friction)
-// The tire's force laws use `loaded`; rows solved as Coulomb friction (static rows, the
-// handbrake's box) use `coulomb`. dyn_friction_ratio has one meaning: how a tire model without
+//              and for a handbraked wheel min(that x 0.85, max_braking_friction), at least
+//              what its locked slip-curve tire slides with (TireModel::lockedSlideShare)
+// The tire's force laws use `loaded` (a handbraked wheel's capped at max_braking_friction);
+// rows solved as Coulomb friction (static rows, the handbrake's box while it holds a wheel that
+// barely moves) use `coulomb`. dyn_friction_ratio has one meaning: how a tire model without
 // sliding friction of its own (a Coulomb tire, such as seed 000's linear tire) goes from static
 // to sliding friction; such a tire uses `coulomb` for everything. Slip curves carry their own
 // fall from peak to sliding friction, so the ratio leaves them alone: applied on top, it would
@@ -41,6 +43,7 @@ struct FrictionInputs {
   bool sliding = false;          // faster than slipThreshold
   bool locked = false;           // held by the handbrake
   bool tireSlides = true;        // the tire model falls to sliding friction itself
+  btScalar lockedSlideShare = 1;  // TireModel::lockedSlideShare: a locked wheel's slide / peak
   // The game's run-time grip scale of this wheel (RaycastVehicle::setGripScale: drift modes,
   // puddles), applied after the clamp: a wet patch halves grip even at min_friction.
   btScalar gripScale = 1;

@@ -16,6 +16,11 @@
 // apply on top. A pair the table does not name keeps (tire + ground) / 2, so a table that names
 // only ice changes nothing else.
 //
+// A pair may also add rolling resistance (setRollingResistance): soft ground (gravel, sand,
+// grass) drags a rolling tire far more than asphalt whatever its grip, which is what slows a car
+// coasting through a gravel trap. It adds C_rr N to the tire's own (AeroSettings::
+// rollingResistance), as a torque C_rr N R against the wheel's spin that never reverses it.
+//
 // Vehicles read a table through a shared pointer while they step, possibly on worker threads:
 // change it only between steps.
 
@@ -36,6 +41,12 @@ class SurfaceTable {
   void setFriction(int surfaceId, int material, btScalar friction);
   // The pair's friction, or a negative number when the table does not name the pair.
   btScalar friction(int surfaceId, int material) const;
+  // Rolling resistance coefficient C_rr (dimensionless, [0, 1]) the pair adds to the tire's:
+  // gravel about 0.02 to 0.04, sand 0.1 to 0.3 (asphalt's own, about 0.01, is the tire's).
+  // Throws InputError for a value outside that range or not finite.
+  void setRollingResistance(int surfaceId, int material, btScalar coefficient);
+  // What the pair adds: 0 when the table does not name it.
+  btScalar rollingResistance(int surfaceId, int material) const;
 
   // The material of all of `object` (replaces any per-triangle materials it had).
   void setMaterial(const btCollisionObject& object, int material);
@@ -59,7 +70,11 @@ class SurfaceTable {
   static std::uint64_t pairKey(int surfaceId, int material) {
     return (std::uint64_t(std::uint32_t(surfaceId)) << 32) | std::uint32_t(material);
   }
-  std::unordered_map<std::uint64_t, btScalar> friction_;
+  struct PairProperties {
+    btScalar friction = -1;          // < 0: not named (the contact's own)
+    btScalar rollingResistance = 0;  // C_rr added to the tire's
+  };
+  std::unordered_map<std::uint64_t, PairProperties> pairs_;
   std::unordered_map<const btCollisionObject*, ObjectMaterials> objects_;
 };
 

@@ -117,6 +117,10 @@ class TireModel {
   // not, the contact's friction is multiplied by dyn_friction_ratio while it slides (and only
   // then: ContactFriction.h).
   virtual bool hasOwnSlidingFriction() const { return false; }
+  // What a locked wheel slides with, as a share of its peak longitudinal force, at most: the
+  // handbrake's hold is kept at least this (ContactFriction.h), so that a parked car's hold never
+  // falls below the slide it would brake with. 1 unless the model knows its own.
+  virtual btScalar lockedSlideShare() const { return 1; }
   // Slip stiffness at zero slip (N per unit slip ratio, or per rad of slip angle): what the
   // static friction spring is made of. The default, 20 x the peak force, is a street tire's.
   virtual btScalar slipStiffness(const TireContact& contact, bool longitudinal) const {
@@ -148,6 +152,9 @@ class SlipCurveTire final : public TireModel {
   FrictionLaw lateral(const TireContact& contact, btScalar lateralSlip,
                       btScalar longitudinalSlip) const override;
   bool hasOwnSlidingFriction() const override { return true; }
+  // The larger of the longitudinal curve at a slip ratio of 1 and the lateral curve at 90 deg,
+  // over the longitudinal peak (the default curves: 0.82).
+  btScalar lockedSlideShare() const override { return lockedSlideShare_; }
   btScalar slipStiffness(const TireContact& contact, bool longitudinal) const override;
   btScalar pneumaticTrailFactor(btScalar slipAngle) const override {
     return trailFactorBelowPeak(slipAngle, lateralCurve_.peakSlip());
@@ -165,6 +172,7 @@ class SlipCurveTire final : public TireModel {
 
   FrictionCurve longitudinalCurve_;
   FrictionCurve lateralCurve_;
+  btScalar lockedSlideShare_ = 1;
   btScalar slipRatioEpsilon_;
   btScalar slipAngleEpsilon_;
   btScalar inversePeakSlipX_;  // 1 / s_peak

@@ -59,7 +59,8 @@ class RaycastVehicle : public btActionInterface {
   RaycastVehicle& operator=(const RaycastVehicle&) = delete;
 
   // btActionInterface. dt <= 0 or non-finite: nothing happens. A chassis whose state is not
-  // finite is left alone, and so is one taken out of the world (no broadphase handle) and a
+  // finite is left alone, and so is one taken out of the world (no broadphase handle), one in
+  // another world than `world`, and a
   // sleeping one (Bullet's deactivation): a parked car costs
   // nothing until an input changes, which wakes it. The car decides when it may sleep: once it
   // has stood still for Bullet's deactivation time (its own velocity and its wheels' rims below
@@ -168,7 +169,9 @@ class RaycastVehicle : public btActionInterface {
   // Forgets the wheels' cached ground triangles (WheelQuerySettings::cache). Needed only after
   // the vertices of a triangle mesh the car drives on were changed in place; moving, adding or
   // removing objects needs nothing, and resetMotion() and a step by another world than the last
-  // forget them too.
+  // forget them too. With a broadphase that gives a removed object's number to the next one
+  // (btAxisSweep3, btSimpleBroadphase; not the default btDbvtBroadphase), call it also after a
+  // mesh body was replaced by another built in the same memory (a streamed tile's pool slot).
   void clearWheelQueryCache();
   // Ground triangles the wheels hold now (for tests and benchmarks).
   int cachedTriangleCount() const;
