@@ -113,8 +113,11 @@ Scene parseScene(const std::string& text, const std::string& path, const std::ve
           for (int i = 0; i < 2; ++i)
             if (row[size_t(i)] != std::floor(row[size_t(i)]))
               reader.fail(std::string("a row is [surface_id, material, ") + value + "]: the first two are integers");
-          if (!(row[2] >= 0 && row[2] <= highest))
-            reader.fail(std::string(value) + " must lie in [0, " + (highest == 10 ? "10" : "1") + "]");
+          if (!(row[2] >= 0 && row[2] <= highest)) {
+            std::ostringstream message;
+            message << value << " must lie in [0, " << highest << "]";
+            reader.fail(message.str());
+          }
           pairs.push_back({int(row[0]), int(row[1]), row[2]});
         }
       };

@@ -94,9 +94,6 @@ std::unique_ptr<btConvexHullShape> collisionHull(const MeshPart& part) {
   return hullShape(corners, kLeastMargin);
 }
 
-}  // namespace
-
-namespace {
 // A pose must be a rigid motion: what placeModel refuses in its axes and position, refused here
 // too for a transform the game built itself. A NaN origin had put a NaN body into the world, and
 // a scaled or zero rotation a car that never met its wheels' ground.

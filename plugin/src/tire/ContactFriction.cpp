@@ -27,16 +27,13 @@ ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRule
                                  inputs.referenceLoad);
   friction.coulomb = friction.tire;
   if (inputs.sliding && !inputs.tireSlides) friction.coulomb *= rules.dynamicFrictionRatio;
-  if (!inputs.tireSlides) friction.tire = friction.coulomb;
   if (inputs.locked) {
     // Seed 001's box holds a handbraked wheel at 0.85 of its friction in each direction (each
     // reaching its limit on its own: 1.41 times the limit together, the seed says), capped at
-    // max_braking_friction. A Coulomb tire's slide is that friction too.
+    // max_braking_friction.
     friction.coulomb =
         std::min(friction.coulomb * rules.handbrakeFrictionScale, rules.maxBrakingFriction);
-    if (!inputs.tireSlides) {
-      friction.tire = friction.coulomb;
-    } else {
+    if (inputs.tireSlides) {
       // A locked slip-curve tire slides on its laws, capped alike; its hold stays at least its
       // slide (what its curves keep when locked, TireModel::lockedSlideShare): a hold below the
       // slide let a parked car on a slope between the two slide past stickSpeed, brake on its
@@ -46,6 +43,8 @@ ContactFriction contactFriction(const FrictionInputs& inputs, const FrictionRule
       friction.coulomb = std::max(friction.coulomb, friction.tire * inputs.lockedSlideShare);
     }
   }
+  // A Coulomb tire, locked or not, slides at its Coulomb friction.
+  if (!inputs.tireSlides) friction.tire = friction.coulomb;
   return friction;
 }
 

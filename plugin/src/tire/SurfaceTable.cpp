@@ -7,11 +7,16 @@
 
 namespace raycar {
 
+namespace {
+// How errors name a pair: "surface 2 on material 5".
+std::string pairName(int surfaceId, int material) {
+  return "surface " + std::to_string(surfaceId) + " on material " + std::to_string(material);
+}
+}  // namespace
+
 void SurfaceTable::setFriction(int surfaceId, int material, btScalar friction) {
   if (!(friction >= 0 && friction <= 10))
-    throw InputError("surface " + std::to_string(surfaceId) + " on material " +
-                         std::to_string(material),
-                     "friction must lie in [0, 10]");
+    throw InputError(pairName(surfaceId, material), "friction must lie in [0, 10]");
   pairs_[pairKey(surfaceId, material)].friction = friction;
 }
 
@@ -22,9 +27,7 @@ btScalar SurfaceTable::friction(int surfaceId, int material) const {
 
 void SurfaceTable::setRollingResistance(int surfaceId, int material, btScalar coefficient) {
   if (!(coefficient >= 0 && coefficient <= 1))
-    throw InputError("surface " + std::to_string(surfaceId) + " on material " +
-                         std::to_string(material),
-                     "rolling resistance must lie in [0, 1]");
+    throw InputError(pairName(surfaceId, material), "rolling resistance must lie in [0, 1]");
   pairs_[pairKey(surfaceId, material)].rollingResistance = coefficient;
 }
 

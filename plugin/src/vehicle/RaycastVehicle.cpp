@@ -294,9 +294,7 @@ void RaycastVehicle::resetMotion() {
   wake();
 }
 
-void RaycastVehicle::clearWheelQueryCache() {
-  for (Wheel& wheel : runtime_->wheels) wheel.ground().clear();
-}
+void RaycastVehicle::clearWheelQueryCache() { runtime_->forgetGroundCaches(); }
 
 int RaycastVehicle::cachedTriangleCount() const {
   int count = 0;

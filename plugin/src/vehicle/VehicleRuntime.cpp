@@ -137,7 +137,7 @@ VehicleRuntime::Start VehicleRuntime::beginStep(const btCollisionWorld& world, b
   const int index = chassis->getWorldArrayIndex();
   if (index < 0 || index >= objects.size() || objects[index] != chassis) return Start::Skip;
   if (&world != lastWorld) {
-    for (Wheel& wheel : wheels) wheel.ground().clear();
+    forgetGroundCaches();
     lastWorld = &world;
   }
   const btTransform& transform = chassis->getWorldTransform();

@@ -105,6 +105,11 @@ class VehicleRuntime {
 
   // RaycastVehicle::resetMotion: each part's motion as built.
   void resetMotion();
+  // The wheels' cached ground triangles forgotten (RaycastVehicle::clearWheelQueryCache, and a
+  // step in another world than the last: beginStep).
+  void forgetGroundCaches() {
+    for (Wheel& wheel : wheels) wheel.ground().clear();
+  }
 
   // Everything that evolves from step to step (RaycastVehicle::saveState, StateArchive.h).
   template <class Archive>

@@ -80,8 +80,15 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   const btScalar sideSpeed = relative.dot(lateral);
   const btScalar surfaceSlip = forwardSpeed - settings.radius * state.angularSpeed;
   // The contact barely moves over the ground: its rows are static friction (below), and a
-  // handbraked wheel is held in seed 001's box (prepareContact).
+  // handbraked wheel is held in seed 001's box.
   const bool slow = forwardSpeed * forwardSpeed + sideSpeed * sideSpeed < stickSpeed * stickSpeed;
+  // Seed 001's box holds a handbraked wheel only there (parked: the seed's own case of a car left
+  // handbraked on bumps). A locked wheel that slides is a tire sliding, as one the footbrake
+  // locks: its laws and the friction ellipse, so the slide takes the side grip with it. In the
+  // box a handbraked rear axle kept 0.85 of its grip sideways while it braked, 1.2 times a
+  // rolling tire's grip in all: at 50 km/h on full lock the handbrake turned a sedan 20.9 deg in
+  // 0.8 s where the steering alone turned it 23.0.
+  contact.boxFriction = state.locked && slow;
   state.sliding = std::sqrt(surfaceSlip * surfaceSlip + sideSpeed * sideSpeed) > rules.slipThreshold;
 
   FrictionInputs inputs;
@@ -104,7 +111,7 @@ void Wheel::measureContact(const btRigidBody& chassis, const btVector3& forward,
   inputs.tireSlides = tire->hasOwnSlidingFriction();
   inputs.lockedSlideShare = tire->lockedSlideShare();
   friction = contactFriction(inputs, rules);
-  state.friction = friction.shown(state.locked && slow);
+  state.friction = friction.shown(contact.boxFriction);
 
   contact.tireContact.friction = friction.tire;
   contact.coulombScale = friction.tire > 0 ? friction.coulomb / friction.tire : 0;
@@ -172,13 +179,6 @@ void Wheel::prepareContact(const AeroSettings& aero, const SurfaceTable* surface
   }
   contact.normal = state.contactNormal;
   contact.tire = tire.get();
-  // Seed 001's box holds a handbraked wheel whose contact barely moves (slower than stickSpeed:
-  // parked, the seed's own case of a car left handbraked on bumps). A locked wheel that slides is
-  // a tire sliding, as one the footbrake locks: its laws and the friction ellipse, so the slide
-  // takes the side grip with it. In the box a handbraked rear axle kept 0.85 of its grip sideways
-  // while it braked, 1.2 times a rolling tire's grip in all: at 50 km/h on full lock the
-  // handbrake turned a sedan 20.9 deg in 0.8 s where the steering alone turned it 23.0.
-  contact.boxFriction = state.locked && contact.staticLateral;
   prepareSlipLag(dt);
 }
 
