@@ -484,12 +484,54 @@ TEST_CASE("manual gearbox: shift inputs choose the gear, the pedal drives in it"
   powertrain.update(input, kStep);  // the vehicle passes one shift per rising edge; here: again
   CHECK(powertrain.state().gear == kFirstGear + 1);
   input.shiftUp = false;
-  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 200;  // far above shiftup: no automatic shift
+  // 70 rad/s turns the engine 5,348 rev/min in second, above shift-up's 5,000: no automatic shift.
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 70;
   runSteps(powertrain, input, 120);
   CHECK(powertrain.state().gear == kFirstGear + 1);
+  input.fastestWheelSpin = input.meanWheelSpin = input.roadWheelSpin = 45;  // 5,157 rev/min in first
   input.shiftDown = true;
   powertrain.update(input, kStep);
   CHECK(powertrain.state().gear == kFirstGear);
+}
+
+TEST_CASE("manual gearbox: a shift that would over-rev the engine or reverse at speed is refused") {
+  // Bench: max 6,000 rev/min, final drive 4, gear_dir_switch_RPM 40 (wheel rev/min). Through
+  // first (3 x 4) a wheel spin of w rad/s turns the engine w x 12 x 60 / (2 pi) = 114.6 w rev/min,
+  // so first over-revs above 52.36 rad/s; 40 wheel rev/min is 4.19 rad/s.
+  struct Case {
+    const char* what;
+    int from;         // gear index engaged at a stand
+    bool up;          // shiftUp, else shiftDown
+    btScalar spin;    // rad/s, road and wheels alike (< 0 rolling backwards)
+    int expected;     // gear index after the shift
+  };
+  const Case cases[] = {
+      {"second to first at 5,157 rev/min", kFirstGear + 1, false, 45, kFirstGear},
+      {"second to first at 6,303 rev/min: refused", kFirstGear + 1, false, 55, kFirstGear + 1},
+      {"second to first just inside the limit (52 rad/s, 5,959 rev/min)", kFirstGear + 1, false, 52, kFirstGear},
+      {"first to neutral at any speed", kFirstGear, false, 200, kNeutralGear},
+      {"neutral to reverse rolling forward at 47.7 wheel rev/min: refused", kNeutralGear, false, 5, kNeutralGear},
+      {"neutral to reverse rolling forward at 28.6 wheel rev/min", kNeutralGear, false, 3, kReverseGear},
+      {"neutral to first rolling backwards at 95 wheel rev/min: refused", kNeutralGear, true, -10, kNeutralGear},
+      {"neutral to first rolling backwards at 28.6 wheel rev/min", kNeutralGear, true, -3, kFirstGear},
+      {"reverse to neutral rolling backwards fast", kReverseGear, true, -40, kNeutralGear},
+      {"neutral to first rolling forward at 5,730 rev/min", kNeutralGear, true, 50, kFirstGear},
+  };
+  for (const Case& test : cases) {
+    CAPTURE(test.what);
+    Bench bench;
+    bench.gearbox.automatic = false;
+    Powertrain powertrain(bench.engine, bench.gearbox);
+    PowertrainInput shift;
+    shift.shiftUp = test.from > kNeutralGear;
+    shift.shiftDown = test.from < kNeutralGear;
+    while (powertrain.state().gear != test.from) powertrain.update(shift, kStep);
+    PowertrainInput input = heldInput(0, test.spin);
+    input.shiftUp = test.up;
+    input.shiftDown = !test.up;
+    powertrain.update(input, kStep);
+    CHECK(powertrain.state().gear == test.expected);
+  }
 }
 
 TEST_CASE("RaycastVehicle::gear() is the gear a driver reads: -1 reverse, 0 neutral, 1 first") {

@@ -64,8 +64,10 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
   const int lastGear = int(gearbox_.gears.size()) - 1;
   const btScalar pedal = input.pedal;
   if (!gearbox_.automatic) {
-    if (input.shiftUp && state_.gear < lastGear) engage(state_.gear + 1);
-    if (input.shiftDown && state_.gear > kReverseGear) engage(state_.gear - 1);
+    if (input.shiftUp && state_.gear < lastGear && mayEngageManually(state_.gear + 1, input))
+      engage(state_.gear + 1);
+    if (input.shiftDown && state_.gear > kReverseGear && mayEngageManually(state_.gear - 1, input))
+      engage(state_.gear - 1);
     throttle = std::max(pedal, btScalar(0));
     pedalBrake = std::max(-pedal, btScalar(0));
     return;
@@ -106,6 +108,20 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
     // that is a hill start, or a spin.
     if (state_.gear == kReverseGear && input.roadWheelSpin > kRolling / kRadiansPerSecondToRpm) pedalBrake = -pedal;
   }
+}
+
+bool Powertrain::mayEngageManually(int gear, const PowertrainInput& input) const {
+  // A sequential box refuses what would harm the engine or the gears, as automated manuals' and
+  // sequential racing boxes' controllers do: a downshift into a gear whose ratio would turn the
+  // engine past engine_maxRPM at the road speed (a sedan shifted from 4th to 1st at 114 km/h had
+  // its clutch drag the engine to 6,841 rev/min against a 6,500 limit), and a gear that turns
+  // against the way the car rolls while it rolls faster than gear_dir_switch_RPM (reverse at
+  // speed), the rule the automatic mode keeps. Neutral is always allowed.
+  const btScalar ratio = gearbox_.gears[size_t(gear)] * gearbox_.finalDrive;
+  if (ratio == 0) return true;
+  const btScalar roadRpm = input.roadWheelSpin * ratio * kRadiansPerSecondToRpm;  // < 0 against
+  if (roadRpm < 0 && !stopped(input)) return false;
+  return std::fabs(roadRpm) <= engine_.maxRpm;
 }
 
 void Powertrain::shiftAutomatically(btScalar roadRpm, bool standing, btScalar throttle, btScalar dt) {
