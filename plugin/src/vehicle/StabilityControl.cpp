@@ -9,6 +9,9 @@ constexpr btScalar kSlowestSpeed = 5;  // m/s: below it the controller rests
 // The share of the tire's force limit a stability brake may ask for: the wheel keeps rolling
 // (and its side grip) under the slip-curve tire's peak.
 constexpr btScalar kBrakeGripShare = btScalar(0.8);
+// Below this share of its free inverse inertia about up, the chassis' yaw is locked by its
+// angular factor (update()).
+constexpr btScalar kLockedYawShare = btScalar(0.1);
 }  // namespace
 
 btScalar referenceYawRate(btScalar steer, btScalar speed, btScalar wheelbase,
@@ -47,9 +50,18 @@ void StabilityControl::update(const btRigidBody& chassis, const btVector3& up,
 
   const btScalar error = state_.referenceYawRate - state_.yawRate;
   if (std::fabs(error) <= settings.escDeadband) return;
-  // Izz about the chassis' up axis, from the world inverse inertia.
-  const btScalar inverseYawInertia = up.dot(chassis.getInvInertiaTensorWorld() * up);
-  if (!(inverseYawInertia > 0)) return;
+  // 1 / Izz about the chassis' up axis, from the world inverse inertia as the body's angular
+  // factor D scales it (D I^-1 D, as the contact solve takes it). A game that locks the chassis'
+  // yaw (setAngularFactor, a zero about world up) leaves nothing to control: the yaw rate stays
+  // near 0 against any reference, and braking a wheel for it only slowed the car (every step of a
+  // full-lock run). The factors are the world's axes, so a car rolled by phi still turns about
+  // its own up through the free roll axis, by sin^2 phi of the free inverse inertia, a few
+  // hundredths: below a tenth the yaw counts as locked.
+  const btMatrix3x3& inverseInertia = chassis.getInvInertiaTensorWorld();
+  const btVector3 factoredUp = up * chassis.getAngularFactor();
+  const btScalar inverseYawInertia = factoredUp.dot(inverseInertia * factoredUp);
+  const btScalar freeInverseYawInertia = up.dot(inverseInertia * up);
+  if (!(inverseYawInertia > kLockedYawShare * freeInverseYawInertia)) return;
   const btScalar demand = error - std::copysign(settings.escDeadband, error);
   state_.yawMoment = settings.escYawGain * demand / inverseYawInertia;
 
