@@ -1,11 +1,14 @@
-// Static wheel loads: force and moment balance, minimum norm.
+// Static wheel loads: force and moment balance; the even split, or the given springs'.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "raycar/Error.h"
+#include "raycar/vehicle/RaycastVehicle.h"
 #include "raycar/vehicle/StaticLoads.h"
+#include "TestWorld.h"
 #include "Tolerance.h"
 
 using namespace raycar;
@@ -90,4 +93,79 @@ TEST_CASE("a trailer on one axle cannot balance alone: the error says what to gi
     CHECK(text.find("a trailer on one axle, by its hitch) gives each wheel's stiffness, damping and "
                     "tire referenceLoad") != std::string::npos);
   }
+}
+
+TEST_CASE("with every spring rate given, three axles share the weight as their springs carry it") {
+  // A rigid chassis on springs k_j (per wheel, equal on both sides) that reach e below the
+  // centre of mass when relaxed carries N_j = k_j (c + s x_j), c the compression at the centre
+  // of mass and s the pitch slope. Balance: 2 (c K0 + s K1) = W and c K1 + s K2 = 0 with
+  // K_n = sum k_j x_j^n. The axles here put the springs' centre on the centre of mass,
+  // K1 = 60 kN/m x 2.4 - 50 x 0.9 - 50 x 1.98 = 0, so the chassis rests level (s = 0) and each
+  // wheel carries its spring's share, N_j = k_j W / (2 K0): the stiffer front springs take more
+  // than the lever rule's even split gives them. (A tilted rest: the next test.)
+  const double x[3] = {2.4, -0.9, -1.98};       // m from the centre of mass
+  const double k[3] = {60000, 50000, 50000};    // N/m
+  const double weight = 3200 * 9.81;
+  const double k0 = k[0] + k[1] + k[2];
+  std::vector<SupportPoint> points;
+  for (int j = 0; j < 3; ++j)
+    for (const btScalar side : {-0.85f, 0.85f})
+      points.push_back({btScalar(x[j]), side, btScalar(k[j]), btScalar(0.9), btScalar(0.3)});  // equal reach, 0.3 m travel
+  const std::vector<btScalar> loads = staticWheelLoads(points, btScalar(weight));
+  const std::vector<btScalar> even = [&] {
+    std::vector<SupportPoint> automatic = points;
+    for (SupportPoint& point : automatic) point.stiffness = 0;
+    return staticWheelLoads(automatic, btScalar(weight));
+  }();
+  double evenMiss = 0;  // the even split's largest relative miss
+  for (int j = 0; j < 3; ++j) {
+    CAPTURE(j);
+    const double expected = k[j] * weight / (2 * k0);
+    // Float inputs, double arithmetic: 1e-5 relative covers the rounding of x and k.
+    CHECK(loads[size_t(2 * j)] == within(expected, 1e-5));
+    CHECK(loads[size_t(2 * j + 1)] == within(expected, 1e-5));
+    evenMiss = std::max(evenMiss, std::fabs(even[size_t(2 * j)] - expected) / expected);
+  }
+  // The even split gives the middle axle 5,054 N a wheel where its springs carry 4,905 (3%):
+  // the case tells the two apart.
+  CHECK(evenMiss > 0.02);
+}
+
+TEST_CASE("the static loads a vehicle reports are the loads it rests on") {
+  // A 3-axle truck (the test car's front axle and two rear axles, 1.2 m apart) with its spring
+  // rates given and its dampers automatic: WheelState::staticLoad, which the dampers' critical
+  // rate, the report and the viewer read, against the wheels' loads after 4 s standing still.
+  // Its stiffer front springs pitch it (the tag axle's springs compress 0.04 m, the front's
+  // 0.11 m), which moves its weight's line 0.55 m x the tilt forward over the ground: left out,
+  // the tag axle reads 0.8% heavy. Budget 0.1%: the small-angle levers (tilt^2, 1e-4) and what
+  // is left of the settling after 4 s at 80% of critical damping; the even split missed by up to
+  // 8% on such a truck.
+  CarSpec spec;
+  spec.mass = 3200;
+  spec.wheelbase = 3.4f;
+  spec.centerOfMassForward = 0.2f;
+  VehicleSettings settings = makeCarSettings(spec);
+  for (int i : {2, 3}) {
+    WheelSettings tag = settings.wheels[size_t(i)];
+    tag.attachmentPoint += spec.axes.forward * -1.2f;
+    tag.axle = 2;
+    settings.wheels.push_back(tag);
+  }
+  for (size_t i = 0; i < settings.wheels.size(); ++i) {
+    settings.wheels[i].stiffness = i < 2 ? 90000 : 60000;  // N/m: sag 0.17 to 0.11 m, within len_max
+    settings.wheels[i].damping = -0.8f;
+  }
+  TestWorld world;
+  world.addStaticPlane(btVector3(0, 1, 0), btVector3(0, 0, 0), 1);
+  TestCar car = addCar(world, spec, btTransform(btQuaternion::getIdentity(), btVector3(0, restHeight(spec), 0)),
+                       &settings);
+  for (int i = 0; i < 4 * 120; ++i) world.step(1.0f / 120);
+  double total = 0;
+  for (int i = 0; i < 6; ++i) {
+    CAPTURE(i);
+    const WheelState& wheel = car.vehicle->wheelState(i);
+    CHECK(wheel.normalLoad == within(wheel.staticLoad, 1e-3));
+    total += wheel.staticLoad;
+  }
+  CHECK(total == within(spec.mass * 9.81, 1e-5));
 }

@@ -4,9 +4,17 @@
 //
 // With more than three wheels the split is statically indeterminate: force balance and moment
 // balance about the centre of mass give three equations (sum N_i = W, sum N_i x_i = 0,
-// sum N_i y_i = 0) for n unknowns. raycar takes the minimum-norm solution,
-// N = A^T (A A^T)^+ b, the most even split that balances, which is what equal springs at equal
-// compression would carry. Automatic stiffness and the tire's reference load both start here.
+// sum N_i y_i = 0) for n unknowns, and the springs decide the rest. With automatic spring rates
+// (any wheel's stiffness 0) raycar takes the minimum-norm solution, N = A^T (A A^T)^+ b, the
+// most even split that balances: what equal springs at equal compression carry, and the rates
+// are then drawn from it. Automatic stiffness and the tire's reference load both start there.
+// With every wheel's rate given, the split is what those springs carry with the chassis resting
+// level on flat ground (a rigid body on springs): N_i = k_i (reach_i - h + a x_i + b y_i),
+// the plane (h, a, b) found from the same three equations. A 3-axle truck on 60 kN/m front
+// and 50 kN/m rear springs rests on 6,727 / 4,485 / 4,485 N a wheel, where the even split says
+// 6,641 / 4,830 / 4,226 N. The springs decide while every wheel's compression stays within its
+// travel; springs too soft for the car (on their bump stops) or a wheel that would hang keep the
+// even split. Anti-roll bars carry nothing at rest unless the chassis leans; they are left out.
 
 #include <LinearMath/btScalar.h>
 
@@ -17,6 +25,11 @@ namespace raycar {
 struct SupportPoint {
   btScalar forward = 0;  // m, from the centre of mass along the chassis forward axis
   btScalar right = 0;    // m, from the centre of mass along the chassis right axis
+  btScalar stiffness = 0;  // N/m, the wheel's spring rate; 0: automatic (the even split)
+  // m: how far below the centre of mass (along the chassis down) the tire's bottom reaches with
+  // the spring relaxed: len_max + radius - the attachment point's height. Read with `stiffness`.
+  btScalar reach = 0;
+  btScalar travel = 0;  // m: len_max, the spring's compression from relaxed to the bump stop
 };
 
 struct VehicleSettings;
