@@ -16,6 +16,7 @@
 #include "SceneRunner.h"
 #include "Tolerance.h"
 #include "raycar/Error.h"
+#include "raycar/io/KeyOverride.h"
 #include "raycar/io/VehicleScript.h"
 
 using namespace raycar;
@@ -274,6 +275,22 @@ TEST_CASE("the report holds telemetry with DESIGN.md's columns, a JSON summary a
     CHECK(html.find(title) != std::string::npos);
   CHECK(html.find("<polyline") != std::string::npos);
   CHECK(html.find("bicycle ghost") != std::string::npos);
+}
+
+TEST_CASE("the summary's chassis_inertia is roll, pitch and yaw, in the script key's order") {
+  // The loader's moments are about the chassis' principal axes, in whatever order its eigen-solve
+  // gave them (a trial's Z-up export read [8000, 1800, 8500] for chassis_inertia = [1800, 8000,
+  // 8500], its Y-up export [8000, 8500, 1800]). The summary gives them about the car's forward,
+  // right and up axes: the script's values back, to the float eigen-solve's rounding (1e-5).
+  Scene scene = loadScene(kScenes + "parking.toml");
+  scene.duration = 0.1;
+  scene.scriptOverrides = {parseKeyOverride("params.chassis_inertia=[500, 1800, 2000]")};
+  SceneRunner runner(scene);
+  runner.step();
+  const btVector3 inertia = runner.summary().vehicles.at(0).build.chassisInertia;
+  CHECK(inertia.x() == within(500, 1e-5));
+  CHECK(inertia.y() == within(1800, 1e-5));
+  CHECK(inertia.z() == within(2000, 1e-5));
 }
 
 TEST_CASE("summary.json stays valid JSON when a figure is not finite: null, never nan or inf") {

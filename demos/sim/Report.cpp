@@ -87,7 +87,7 @@ std::string summaryJson(const SceneSummary& summary) {
       return "[" + jsonNumber(value.x()) + ", " + jsonNumber(value.y()) + ", " + jsonNumber(value.z()) + "]";
     };
     const VehicleBuild& build = v.build;
-    json << ",\n     \"mass\": " << jsonNumber(build.mass) << ", \"principal_inertia\": " << vector(build.principalInertia)
+    json << ",\n     \"mass\": " << jsonNumber(build.mass) << ", \"chassis_inertia\": " << vector(build.chassisInertia)
          << ", \"center_of_mass_in_model\": " << vector(build.centerOfMassInModel) << ", \"wheels\": [";
     for (size_t w = 0; w < build.wheels.size(); ++w) {
       const VehicleBuild::Wheel& wheel = build.wheels[w];

@@ -18,7 +18,12 @@ namespace {
 VehicleBuild describeBuild(const LoadedVehicle& loaded, const RaycastVehicle& vehicle) {
   VehicleBuild build;
   build.mass = loaded.mass;
-  build.principalInertia = loaded.principalInertia;
+  // The loader's moments are about the chassis frame's (principal) axes, in the order its
+  // eigen-solve and the model's axes gave them: taken about the car's own axes instead.
+  const ChassisAxes& axes = loaded.settings.axes;
+  const btVector3& moments = loaded.principalInertia;
+  auto about = [&moments](const btVector3& axis) { return (axis * axis).dot(moments); };
+  build.chassisInertia = btVector3(about(axes.forward), about(axes.right()), about(axes.up));
   build.centerOfMassInModel = loaded.modelFromChassis.getOrigin();
   for (int i = 0; i < vehicle.wheelCount(); ++i) {
     const WheelSettings wheel = vehicle.wheelSettings(i);

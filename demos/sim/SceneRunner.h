@@ -42,7 +42,9 @@ struct TelemetryRow {
 // by (in the chassis' own frame unless said).
 struct VehicleBuild {
   double mass = 0;                        // kg
-  btVector3 principalInertia{0, 0, 0};    // kg m^2 about the chassis' principal axes
+  // kg m^2 about the car's forward, right and up axes through the centre of mass: roll, pitch
+  // and yaw, in [params] chassis_inertia's order whatever the model's axes.
+  btVector3 chassisInertia{0, 0, 0};
   btVector3 centerOfMassInModel{0, 0, 0};  // m, model space
   struct Wheel {
     double radius = 0, width = 0;             // m

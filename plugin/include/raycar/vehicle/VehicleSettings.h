@@ -40,7 +40,8 @@ struct ContactSolverSettings {
   btScalar bumpStopErrorReduction = 0.2;  // fraction of a bump stop's overlap removed per step
   // m/s: the fastest a bump stop pushes an overlap out. A car spawned with a wheel deep in the
   // ground (or a 10 m wheel on a 0.3 m one's mounting) comes out at this speed instead of being
-  // fired out at errorReduction x overlap / dt (240 m/s for 10 m at 120 Hz).
+  // fired out at errorReduction x overlap / dt (240 m/s for 10 m at 120 Hz). The stop only
+  // pushes, so the car keeps this speed once out: 5 m/s lifts it up to v^2 / 2g = 1.3 m.
   btScalar bumpStopMaxRecoverySpeed = 5;
   bool implicitDamper = true;  // integration_type 1; false (0): the damper uses the speed measured
                                // before the step, as seed 000 does (unstable for stiff dampers)
