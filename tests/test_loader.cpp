@@ -186,6 +186,29 @@ TEST_CASE("wheels on one axle that almost mirror each other are snapped to exact
   CHECK(std::fabs(a.dot(right) - b.dot(right)) == within(1.61, 1e-5));
 }
 
+TEST_CASE("a missing wheel helper is named with its wheel's line, where the modeller adds it") {
+  // The helper has no line of its own in the file; its wheel's is where to look. (Renamed rather
+  // than deleted: its vertex keeps the faces after it numbered as they were.)
+  std::string obj = readTextFile(kTestData + "/base/car.obj", "OBJ file");
+  const std::string upper = "o wheel2_upper\n";
+  REQUIRE(obj.find(upper) != std::string::npos);
+  obj.replace(obj.find(upper), upper.size(), "o antenna_base\n");
+  int wheelLine = 1;
+  const size_t wheel = obj.find("o wheel2\n");
+  REQUIRE(wheel != std::string::npos);
+  for (size_t i = 0; i < wheel; ++i) wheelLine += obj[i] == '\n';
+  VehicleScript script = loadVehicleScript(kTestData + "/base/car.vehicle.toml");
+  try {
+    buildVehicle(script, parseObjModel(obj, "nohelper.obj"));
+    FAIL("expected an error");
+  } catch (const Error& error) {
+    const std::string text = error.what();
+    CAPTURE(text);
+    CHECK(text.find("wheel2_upper: helper of wheel2 (wheel2 is at line " + std::to_string(wheelLine) + ") is missing") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("every bundled car but the truck slides before it tips: static stability factor above its grip") {
   // A car on level ground tips when its lateral acceleration reaches t / 2h g (track t, centre of
   // mass height h) and slides at mu g; a car must slide first (passenger cars: t / 2h of 1.1 to

@@ -118,7 +118,12 @@ class Builder {
     if (const ObjModel::DroppedObject* dropped = droppedHelper(name, alternative))
       modelError(dropped->name, dropped->line, "helper of " + owner + whyNoVertex(*dropped));
     const bool lowerHelper = name.size() >= 6 && name.compare(name.size() - 6, 6, "_lower") == 0;
-    modelError(name, 0, "helper of " + owner + " is missing: add an object named '" + name +
+    // The helper has no line of its own; its wheel's, where the model has the wheel, says where
+    // in the file to add it.
+    const ObjObject* ownerObject = model_.find(owner);
+    const std::string ownerPlace =
+        ownerObject != nullptr && ownerObject->line > 0 ? " (" + owner + " is at line " + std::to_string(ownerObject->line) + ")" : "";
+    modelError(name, 0, "helper of " + owner + ownerPlace + " is missing: add an object named '" + name +
                             "' (one vertex, an edge or a small mesh) " +
                             (lowerHelper ? "at the wheel's centre at rest"
                                          : "above the lower helper by the suspension's length at rest (len_initial)") +
@@ -186,7 +191,8 @@ class Builder {
     if (present == 0 && named == 0)
       text += "; the model has no wheel helper at all: Blender's own OBJ export does not write "
               "Empties, so make each helper a one-vertex mesh, or export with "
-              "tools/blender/export_raycar.py, which writes them";
+              "raycar's exporter, blender/export_raycar.py (share/raycar/blender when installed), "
+              "which writes them";
     return text;
   }
 
@@ -230,7 +236,8 @@ class Builder {
     if (found.size() > 1) text += " and " + std::to_string(found.size() - 1) + " more like it";
     return text + ": Blender's legacy OBJ exporter appends the mesh's name to the object's. Name "
                   "each mesh like its object, or export with Blender's File > Export > Wavefront "
-                  "(.obj) (or tools/blender/export_raycar.py), which write object names alone";
+                  "(.obj) (or raycar's blender/export_raycar.py, share/raycar/blender when installed), which "
+                  "write object names alone";
   }
 
   // The model's object names, for an error that says what was found instead.
@@ -827,7 +834,7 @@ class Builder {
   std::string axesHint() const {
     return "; is the script's [model] up = \"" + axisName(frame_.up) + "\", forward = \"" + axisName(frame_.forward) +
            "\" how the model was exported? (Blender's own OBJ export, Y up and -Z forward, is up = \"+y\", "
-           "forward = \"+z\"; tools/blender/export_raycar.py writes up = \"+z\", forward = \"-y\")";
+           "forward = \"+z\"; raycar's blender/export_raycar.py writes up = \"+z\", forward = \"-y\")";
   }
 
   // A wheel is a cylinder about the model's right axis: as long along forward as along up (its
