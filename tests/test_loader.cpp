@@ -209,6 +209,29 @@ TEST_CASE("a missing wheel helper is named with its wheel's line, where the mode
   }
 }
 
+TEST_CASE("a centre of mass ahead of every wheel is refused with how far ahead it lies") {
+  // The test car's body box moved 3.5 m forward (its centroid, the centre of mass, at y = 3.5 m;
+  // the front wheels' helpers at y = 1.3 m): a cab over the front axle holding the whole mass, as
+  // a Blender trial's truck had it. The error says by how much to move the mass.
+  std::string obj = readTextFile(kTestData + "/base/car.obj", "OBJ file");
+  const size_t hullEnd = obj.find("o wheel1\n");
+  REQUIRE(hullEnd != std::string::npos);
+  std::string hull = obj.substr(0, hullEnd);
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{" -2.0000 ", " 1.5000 "}, {" 2.0000 ", " 5.5000 "}})
+    for (size_t at = hull.find(from); at != std::string::npos; at = hull.find(from, at + to.size()))
+      hull.replace(at, from.size(), to);
+  obj = hull + obj.substr(hullEnd);
+  VehicleScript script = loadVehicleScript(kTestData + "/base/car.vehicle.toml");
+  try {
+    buildVehicle(script, parseObjModel(obj, "cabover.obj"));
+    FAIL("expected an error");
+  } catch (const Error& error) {
+    const std::string text = error.what();
+    CAPTURE(text);
+    CHECK(text.find("the centre of mass lies 2.200 m ahead of the front-most wheel") != std::string::npos);
+  }
+}
+
 TEST_CASE("every bundled car but the truck slides before it tips: static stability factor above its grip") {
   // A car on level ground tips when its lateral acceleration reaches t / 2h g (track t, centre of
   // mass height h) and slides at mu g; a car must slide first (passenger cars: t / 2h of 1.1 to

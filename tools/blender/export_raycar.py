@@ -15,8 +15,11 @@
 # hullN and a [[wheel]] record per wheelN / wheel_N, in order. Custom properties on those objects
 # named like a record's keys (mass, flags, zoffset; driving, axle, len_max, stiffness, damping,
 # ...) are copied; otherwise hull1 gets 1000 kg, other hulls 0, axles are numbered front to back
-# from the wheels' positions and the rearmost axle drives. An existing script is not overwritten
-# unless --force is given.
+# from the wheels' positions, the rear axle drives (with three or more, every axle behind the
+# first, as a 6x4 truck's), and len_max is the helpers' rest length (wheelN_upper to
+# wheelN_lower) plus 0.1 m of droop. A hull1 whose centroid lies outside the axles, where the car
+# could not stand with its mass there, is said so in the script. An existing script is not
+# overwritten unless --force is given.
 
 import argparse
 import os
@@ -141,7 +144,20 @@ def radius(obj):
     return max(obj.dimensions) / 2
 
 
-def write_script(path, obj_path, forward, hulls, wheels, depsgraph):
+def rest_length(wheel, objects, depsgraph):
+    """The distance between the wheel's helpers (its len_initial), or None without both."""
+    n = part_number(wheel.name, r"wheel_?(\d+)")
+    helpers = {}
+    for obj in objects:
+        for end in ("upper", "lower"):
+            if obj.name.strip() == "wheel%d_%s" % (n, end):
+                helpers[end] = obj
+    if len(helpers) < 2:
+        return None
+    return (centre(helpers["upper"], depsgraph) - centre(helpers["lower"], depsgraph)).length
+
+
+def write_script(path, obj_path, forward, hulls, wheels, objects, depsgraph):
     forward_vector = AXES[forward]
     # Axles front to back: wheels whose centres lie within a wheel radius along the car share one
     # (raycar's own rule for wheels of one axle).
@@ -160,8 +176,22 @@ def write_script(path, obj_path, forward, hulls, wheels, depsgraph):
              'obj = "%s"' % os.path.relpath(obj_path, os.path.dirname(os.path.abspath(path))),
              'up = "+z"',
              'forward = "%s"' % forward, ""]
+    lines += ["# No [params], [engine] or [gearbox] sections: the engine, gearbox and brakes take the",
+              "# script reference's defaults, a mid-size car's, and the chassis' inertia comes from the",
+              "# hull parts' shapes. A heavier or lighter vehicle needs its own (engine_power, gears,",
+              "# brake_torque, chassis_inertia, ...).", ""]
+    # Where hull1's centroid lies along the car against its axles: with the whole mass there, a
+    # cab over the front axle (a truck's) puts it ahead of every wheel, and the car cannot stand.
+    hull_along = (sum(a * b for a, b in zip(centre(hulls[0], depsgraph), forward_vector))
+                  if hulls and "mass" not in hulls[0].keys() else None)
     for i, hull in enumerate(hulls):
         lines.append("[[hull]]  # %s" % hull.name)
+        if i == 0 and hull_along is not None and axles and not (axles[-1] < hull_along < axles[0]):
+            outside = hull_along - axles[0] if hull_along >= axles[0] else axles[-1] - hull_along
+            lines.append("# hull1's centroid lies %s m %s the %s axle: with the mass there the car cannot"
+                         % (number(outside), "ahead of" if hull_along >= axles[0] else "behind",
+                            "front" if hull_along >= axles[0] else "rear"))
+            lines.append("# stand. Give the mass to a low ballast hull between the axles (mass 0 here).")
         values = {"flags": 1, "mass": 1000.0 if i == 0 else 0.0}
         for key in HULL_KEYS:
             if key in hull.keys():
@@ -178,12 +208,18 @@ def write_script(path, obj_path, forward, hulls, wheels, depsgraph):
     for wheel, a in zip(wheels, along):
         lines.append("[[wheel]]  # %s" % wheel.name)
         axle = axle_of[round(a, 6)]
-        values = {"axle": axle, "driving": 1 if axle == rear else 0, "len_max": 0.35}
+        driven = axle == rear if len(axles) < 3 else axle > 0
+        rest = rest_length(wheel, objects, depsgraph)
+        values = {"axle": axle, "driving": 1 if driven else 0,
+                  "len_max": round(rest + 0.1, 3) if rest is not None else 0.35}
+        comments = {"len_max": "  # m: the helpers' rest length %s + 0.1 of droop" % number(rest)
+                               if rest is not None else "  # m: no helpers to measure the rest length from"}
         for key in WHEEL_KEYS:
             if key in wheel.keys():
                 values[key] = wheel[key]
+                comments.pop(key, None)
         for key, value in values.items():
-            lines.append("%s = %s" % (key, value_text(value)))
+            lines.append("%s = %s%s" % (key, value_text(value), comments.get(key, "")))
         lines.append("")
     with open(path, "w", encoding="utf-8") as out:
         out.write("\n".join(lines))
@@ -202,7 +238,7 @@ def main():
     if os.path.exists(script_path) and not args.force:
         print("export_raycar: %s exists; not overwritten (--force to replace it)" % script_path)
     else:
-        write_script(script_path, obj_path, args.forward, hulls, wheels, depsgraph)
+        write_script(script_path, obj_path, args.forward, hulls, wheels, scene_objects, depsgraph)
         print("export_raycar: wrote %s" % script_path)
     print("export_raycar: wrote %s (%d objects, %d hull parts, %d wheels)" %
           (obj_path, len(scene_objects), len(hulls), len(wheels)))

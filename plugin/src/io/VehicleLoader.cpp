@@ -520,8 +520,9 @@ class Builder {
       std::string problems;
       for (const std::string& problem : error.problems()) problems += (problems.empty() ? "" : "; ") + problem;
       scriptError("[[wheel]] records", script_.wheels.empty() ? 0 : script_.wheels.front().line,
-                  problems + " (the centre of mass comes from the [[hull]] records' masses and zoffsets and "
-                             "their parts' meshes; the wheels' places from the model's wheelN_lower helpers)" +
+                  problems + whereCentreOfMassLies(support) +
+                      " (the centre of mass comes from the [[hull]] records' masses and zoffsets and "
+                      "their parts' meshes; the wheels' places from the model's wheelN_lower helpers)" +
                       (standsOnALine(support) ? kOneLineHint : ""));
     }
   }
@@ -534,6 +535,25 @@ class Builder {
       "one axle, stands only when something else carries part of it (its hitch), so the loader "
       "cannot share its weight among the wheels; give each [[wheel]] record its stiffness (N/m) "
       "and damping (N s/m), and each [[tire]] a reference_load (N), which then need no static loads";
+  // "; the centre of mass lies 0.050 m ahead of the front-most wheel" where it lies ahead of,
+  // behind or beside every wheel: the figure a modeller moves a mass part by.
+  static std::string whereCentreOfMassLies(const std::vector<SupportPoint>& points) {
+    btScalar front = -BT_LARGE_FLOAT, rear = BT_LARGE_FLOAT, right = -BT_LARGE_FLOAT, left = BT_LARGE_FLOAT;
+    for (const SupportPoint& point : points) {
+      front = std::max(front, point.forward);
+      rear = std::min(rear, point.forward);
+      right = std::max(right, point.right);
+      left = std::min(left, point.right);
+    }
+    // Support points are measured from the centre of mass: a front-most wheel behind it (< 0)
+    // leaves the centre of mass ahead of every wheel.
+    if (front < 0) return "; the centre of mass lies " + fixed(-front, 3) + " m ahead of the front-most wheel";
+    if (rear > 0) return "; the centre of mass lies " + fixed(rear, 3) + " m behind the rearmost wheel";
+    if (right < 0) return "; the centre of mass lies " + fixed(-right, 3) + " m right of every wheel";
+    if (left > 0) return "; the centre of mass lies " + fixed(left, 3) + " m left of every wheel";
+    return "";
+  }
+
   static bool standsOnALine(const std::vector<SupportPoint>& points) {
     if (points.empty()) return true;
     const SupportPoint& first = points.front();
