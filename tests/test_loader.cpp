@@ -232,6 +232,42 @@ TEST_CASE("a centre of mass ahead of every wheel is refused with how far ahead i
   }
 }
 
+TEST_CASE("overlapsAtSpawn finds a free spot: another car's place and the ground under a sunk pose are not") {
+  const LoadedVehicle sedan = loadVehicle(kData + "/vehicles/sedan.vehicle.toml");
+  ZUpWorld scene;
+  const btVector3 up(0, 0, 1), forward(0, 1, 0);
+  const btTransform parked = placeModel(sedan, up, forward, btVector3(0, 0, 0));
+  SpawnedVehicle first(scene.world, sedan, parked);
+  scene.run(1);
+  struct Case {
+    const char* what;
+    btVector3 position;     // m, the model's origin (on the ground: the sedan's origin is)
+    bool expectFirst;       // the parked car's chassis among the overlaps
+    bool expectGround;      // the ground plane among them
+  };
+  const Case cases[] = {
+      {"the parked car's own place", btVector3(0, 0, 0), true, false},
+      {"a car's length ahead, 1 m in (its body overlaps the parked one's)", btVector3(0, 3.5f, 0), true, false},
+      {"the next space, 3 m across", btVector3(3, 0, 0), false, false},
+      {"20 m away", btVector3(20, 0, 0), false, false},
+      {"20 m away, sunk 0.6 m (its body in the ground)", btVector3(20, 0, -0.6f), false, true},
+  };
+  const btCollisionObject* ground = scene.world.getCollisionObjectArray()[0];
+  REQUIRE(ground->isStaticObject());
+  for (const Case& test : cases) {
+    CAPTURE(test.what);
+    const std::vector<const btCollisionObject*> found =
+        overlapsAtSpawn(scene.world, sedan, placeModel(sedan, up, forward, test.position));
+    const bool hasFirst = std::find(found.begin(), found.end(), &first.chassis()) != found.end();
+    const bool hasGround = std::find(found.begin(), found.end(), ground) != found.end();
+    CHECK(hasFirst == test.expectFirst);
+    CHECK(hasGround == test.expectGround);
+    CHECK(found.size() == size_t(hasFirst) + size_t(hasGround));
+  }
+  CHECK_THROWS_AS(overlapsAtSpawn(scene.world, sedan, btTransform(btMatrix3x3::getIdentity(), btVector3(NAN, 0, 0))),
+                  InputError);
+}
+
 TEST_CASE("every bundled car but the truck slides before it tips: static stability factor above its grip") {
   // A car on level ground tips when its lateral acceleration reaches t / 2h g (track t, centre of
   // mass height h) and slides at mu g; a car must slide first (passenger cars: t / 2h of 1.1 to

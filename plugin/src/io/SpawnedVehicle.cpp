@@ -117,6 +117,38 @@ void checkPose(const btTransform& modelToWorld) {
 }
 }  // namespace
 
+std::vector<const btCollisionObject*> overlapsAtSpawn(btCollisionWorld& world, const LoadedVehicle& vehicle,
+                                                      const btTransform& modelToWorld) {
+  checkPose(modelToWorld);
+  btCompoundShape shape;
+  std::vector<std::unique_ptr<btConvexHullShape>> hulls;
+  for (const MeshPart& hull : vehicle.collisionHulls) {
+    hulls.push_back(collisionHull(hull));
+    shape.addChildShape(btTransform::getIdentity(), hulls.back().get());
+  }
+  btCollisionObject probe;
+  probe.setCollisionShape(&shape);
+  probe.setWorldTransform(modelToWorld * vehicle.modelFromChassis);
+  // Bullet reports pairs within its contact threshold too; only those that overlap count (a car
+  // parked beside this one, a hair apart, leaves the spot free).
+  struct Overlaps : btCollisionWorld::ContactResultCallback {
+    std::vector<const btCollisionObject*> objects;
+    btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper* a, int, int,
+                             const btCollisionObjectWrapper* b, int, int) override {
+      if (point.getDistance() < 0) {
+        const btCollisionObject* other = a->getCollisionObject() == chassis ? b->getCollisionObject()
+                                                                            : a->getCollisionObject();
+        if (std::find(objects.begin(), objects.end(), other) == objects.end()) objects.push_back(other);
+      }
+      return 0;
+    }
+    const btCollisionObject* chassis = nullptr;  // the probe
+  } overlaps;
+  overlaps.chassis = &probe;
+  world.contactTest(&probe, overlaps);
+  return overlaps.objects;
+}
+
 SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, const LoadedVehicle& vehicle,
                                const btTransform& modelToWorld, VehicleGroup* group)
     : SpawnedVehicle(world, std::make_shared<const LoadedVehicle>(vehicle), modelToWorld, group) {}

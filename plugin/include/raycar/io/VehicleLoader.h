@@ -105,6 +105,15 @@ LoadedVehicle buildVehicle(const VehicleScript& script, const ObjModel& model);
 btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
                        const btVector3& worldForward, const btVector3& position);
 
+// The collision objects the chassis of `vehicle` would overlap if spawned at `modelToWorld`
+// (placeModel's result), by Bullet's contactTest of its collision hulls: none is a free spot.
+// Cars spawned into one another (an occupied parking space, a respawn onto traffic) rest on each
+// other's wheels and bodies and creep while they touch (README, "Cars on cars"); a spawn sunk
+// into the ground lists the ground. The wheels are not tested: they find the ground by their
+// queries. A pose that is not a rigid motion throws InputError, as SpawnedVehicle does.
+std::vector<const btCollisionObject*> overlapsAtSpawn(btCollisionWorld& world, const LoadedVehicle& vehicle,
+                                                      const btTransform& modelToWorld);
+
 // A vehicle living in a world. Destroying it removes it and leaves the world as it was.
 class SpawnedVehicle {
  public:
