@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
 #include "TestWorld.h"
 #include "Tolerance.h"
@@ -509,6 +510,12 @@ TEST_CASE("manual gearbox: a shift that would over-rev the engine or reverse at 
       {"second to first at 5,157 rev/min", kFirstGear + 1, false, 45, kFirstGear},
       {"second to first at 6,303 rev/min: refused", kFirstGear + 1, false, 55, kFirstGear + 1},
       {"second to first just inside the limit (52 rad/s, 5,959 rev/min)", kFirstGear + 1, false, 52, kFirstGear},
+      {"second to first just past the limit (52.5 rad/s, 6,016 rev/min): refused", kFirstGear + 1, false, 52.5f,
+       kFirstGear + 1},
+      {"first to second with first past its limit (80 rad/s; second 6,112): an upshift stands", kFirstGear, true,
+       80, kFirstGear + 1},
+      {"second to first rolling back at 47.7 wheel rev/min: already against the roll", kFirstGear + 1, false, -5,
+       kFirstGear},
       {"first to neutral at any speed", kFirstGear, false, 200, kNeutralGear},
       {"neutral to reverse rolling forward at 47.7 wheel rev/min: refused", kNeutralGear, false, 5, kNeutralGear},
       {"neutral to reverse rolling forward at 28.6 wheel rev/min", kNeutralGear, false, 3, kReverseGear},
@@ -518,7 +525,8 @@ TEST_CASE("manual gearbox: a shift that would over-rev the engine or reverse at 
       {"neutral to first rolling forward at 5,730 rev/min", kNeutralGear, true, 50, kFirstGear},
   };
   for (const Case& test : cases) {
-    CAPTURE(test.what);
+    const std::string what = test.what;
+    CAPTURE(what);
     Bench bench;
     bench.gearbox.automatic = false;
     Powertrain powertrain(bench.engine, bench.gearbox);

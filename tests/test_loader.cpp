@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -255,7 +256,8 @@ TEST_CASE("overlapsAtSpawn finds a free spot: another car's place and the ground
   const btCollisionObject* ground = scene.world.getCollisionObjectArray()[0];
   REQUIRE(ground->isStaticObject());
   for (const Case& test : cases) {
-    CAPTURE(test.what);
+    const std::string what = test.what;
+    CAPTURE(what);
     const std::vector<const btCollisionObject*> found =
         overlapsAtSpawn(scene.world, sedan, placeModel(sedan, up, forward, test.position));
     const bool hasFirst = std::find(found.begin(), found.end(), &first.chassis()) != found.end();
@@ -264,6 +266,19 @@ TEST_CASE("overlapsAtSpawn finds a free spot: another car's place and the ground
     CHECK(hasGround == test.expectGround);
     CHECK(found.size() == size_t(hasFirst) + size_t(hasGround));
   }
+  // A car checking where to move itself leaves its own chassis out.
+  CHECK(overlapsAtSpawn(scene.world, sedan, parked, &first.chassis()).empty());
+  // A trigger volume (no contact response) does not take a spot.
+  btBoxShape triggerShape(btVector3(2, 2, 2));
+  btCollisionObject trigger;
+  trigger.setCollisionShape(&triggerShape);
+  trigger.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(20, 0, 1)));
+  trigger.setCollisionFlags(trigger.getCollisionFlags() | btCollisionObject::CF_NO_CONTACT_RESPONSE);
+  scene.world.addCollisionObject(&trigger);
+  CHECK(overlapsAtSpawn(scene.world, sedan, placeModel(sedan, up, forward, btVector3(20, 0, 0))).empty());
+  trigger.setCollisionFlags(trigger.getCollisionFlags() & ~btCollisionObject::CF_NO_CONTACT_RESPONSE);
+  CHECK(overlapsAtSpawn(scene.world, sedan, placeModel(sedan, up, forward, btVector3(20, 0, 0))).size() == 1);
+  scene.world.removeCollisionObject(&trigger);
   CHECK_THROWS_AS(overlapsAtSpawn(scene.world, sedan, btTransform(btMatrix3x3::getIdentity(), btVector3(NAN, 0, 0))),
                   InputError);
 }

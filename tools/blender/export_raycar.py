@@ -15,8 +15,8 @@
 # hullN and a [[wheel]] record per wheelN / wheel_N, in order. Custom properties on those objects
 # named like a record's keys (mass, flags, zoffset; driving, axle, len_max, stiffness, damping,
 # ...) are copied; otherwise hull1 gets 1000 kg, other hulls 0, axles are numbered front to back
-# from the wheels' positions, the rear axle drives (with three or more, every axle behind the
-# first, as a 6x4 truck's), and len_max is the helpers' rest length (wheelN_upper to
+# from the wheels' positions, the rear axle drives (with three or more, those behind the middle
+# of the wheelbase, as a 6x4 or 8x4 truck's), and len_max is the helpers' rest length (wheelN_upper to
 # wheelN_lower) plus 0.1 m of droop. A hull1 whose centroid lies outside the axles, where the car
 # could not stand with its mass there, is said so in the script. An existing script is not
 # overwritten unless --force is given.
@@ -53,7 +53,7 @@ def number(value):
 
 
 def write_obj(path, objects, depsgraph):
-    lines = ["# raycar model written by tools/blender/export_raycar.py from %s" %
+    lines = ["# raycar model written by raycar's blender/export_raycar.py from %s" %
              (os.path.basename(bpy.data.filepath) or "an unsaved scene")]
     first = 1  # OBJ vertex indices are global and 1-based
     for obj in objects:
@@ -150,7 +150,8 @@ def rest_length(wheel, objects, depsgraph):
     helpers = {}
     for obj in objects:
         for end in ("upper", "lower"):
-            if obj.name.strip() == "wheel%d_%s" % (n, end):
+            # As raycar reads them: wheelN_upper, or wheel_N_upper.
+            if obj.name.strip() in ("wheel%d_%s" % (n, end), "wheel_%d_%s" % (n, end)):
                 helpers[end] = obj
     if len(helpers) < 2:
         return None
@@ -170,7 +171,7 @@ def write_script(path, obj_path, forward, hulls, wheels, objects, depsgraph):
             axles.append(a)
         axle_of[a] = len(axles) - 1
     rear = len(axles) - 1
-    lines = ["# Vehicle script skeleton written by tools/blender/export_raycar.py.",
+    lines = ["# Vehicle script skeleton written by raycar's blender/export_raycar.py.",
              "# Tune it: the README's script reference lists every key.",
              "[model]",
              'obj = "%s"' % os.path.relpath(obj_path, os.path.dirname(os.path.abspath(path))),
@@ -208,7 +209,10 @@ def write_script(path, obj_path, forward, hulls, wheels, objects, depsgraph):
     for wheel, a in zip(wheels, along):
         lines.append("[[wheel]]  # %s" % wheel.name)
         axle = axle_of[round(a, 6)]
-        driven = axle == rear if len(axles) < 3 else axle > 0
+        # Two axles: the rear drives. More: the axles behind the middle of the wheelbase (a 6x4's
+        # tandem, an 8x4's two rear axles behind its two steering ones).
+        middle = (axles[0] + axles[-1]) / 2
+        driven = axle == rear if len(axles) < 3 else axles[axle] < middle
         rest = rest_length(wheel, objects, depsgraph)
         values = {"axle": axle, "driving": 1 if driven else 0,
                   "len_max": round(rest + 0.1, 3) if rest is not None else 0.35}

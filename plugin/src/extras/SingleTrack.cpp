@@ -44,10 +44,9 @@ SingleTrackModel singleTrackModel(const VehicleSettings& settings, btScalar mass
   std::vector<std::string> problems = validateVehicleSettings(settings);
   if (!(mass > 0) || !(gravity > 0)) problems.push_back("single-track model: mass and gravity must be > 0");
   if (!problems.empty()) throw SettingsError(problems);
-  const btVector3 forward = settings.axes.forward, right = settings.axes.right();
-  std::vector<SupportPoint> support;
-  for (const WheelSettings& wheel : settings.wheels)
-    support.push_back({wheel.attachmentPoint.dot(forward), wheel.attachmentPoint.dot(right)});
+  // The loads the vehicle itself rests on (WheelState::staticLoad): with every spring rate
+  // given, what the springs carry.
+  const std::vector<SupportPoint> support = supportPoints(settings);
   const std::vector<btScalar> loads = staticWheelLoads(support, mass * gravity);
   SingleTrackModel model;
   model.mass = mass;

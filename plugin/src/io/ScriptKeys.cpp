@@ -91,7 +91,7 @@ const std::vector<Key>& keys() {
       {"wheel", "len_max", FieldScope::Wheel, "suspensionMaxLength",
        "relaxed suspension length"},
       {"wheel", "stiffness", FieldScope::Wheel, "stiffness",
-       "spring rate k: the wheel rests at len_max - N / k under its static load N (choose len_max as len_initial + N / k to rest at len_initial; N, the summary's static_load: on two axles the lever rule's split, on more what the given springs carry, or with automatic rates the most even split); 0: the rate that rests it at len_initial"},
+       "spring rate k: the wheel rests at len_max - N / k under its static load N (choose len_max as len_initial + N / k to rest at len_initial; N, the summary's static_load: with every wheel's rate given, what the springs carry with the chassis resting tilted on them; with automatic rates, the lever rule on two axles and the most even split on more); 0: the rate that rests it at len_initial"},
       {"wheel", "damping", FieldScope::Wheel, "damping",
        "damper rate; <= 0: that fraction of critical"},
       {"wheel", "surface_id", FieldScope::Wheel, "surfaceId",

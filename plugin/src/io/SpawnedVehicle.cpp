@@ -118,7 +118,8 @@ void checkPose(const btTransform& modelToWorld) {
 }  // namespace
 
 std::vector<const btCollisionObject*> overlapsAtSpawn(btCollisionWorld& world, const LoadedVehicle& vehicle,
-                                                      const btTransform& modelToWorld) {
+                                                      const btTransform& modelToWorld,
+                                                      const btCollisionObject* ignore) {
   checkPose(modelToWorld);
   btCompoundShape shape;
   std::vector<std::unique_ptr<btConvexHullShape>> hulls;
@@ -138,13 +139,17 @@ std::vector<const btCollisionObject*> overlapsAtSpawn(btCollisionWorld& world, c
       if (point.getDistance() < 0) {
         const btCollisionObject* other = a->getCollisionObject() == chassis ? b->getCollisionObject()
                                                                             : a->getCollisionObject();
-        if (std::find(objects.begin(), objects.end(), other) == objects.end()) objects.push_back(other);
+        if (other != ignore && other->hasContactResponse() &&
+            std::find(objects.begin(), objects.end(), other) == objects.end())
+          objects.push_back(other);
       }
       return 0;
     }
     const btCollisionObject* chassis = nullptr;  // the probe
+    const btCollisionObject* ignore = nullptr;
   } overlaps;
   overlaps.chassis = &probe;
+  overlaps.ignore = ignore;
   world.contactTest(&probe, overlaps);
   return overlaps.objects;
 }

@@ -112,16 +112,26 @@ void Powertrain::selectGear(const PowertrainInput& input, btScalar& throttle,
 
 bool Powertrain::mayEngageManually(int gear, const PowertrainInput& input) const {
   // A sequential box refuses what would harm the engine or the gears, as automated manuals' and
-  // sequential racing boxes' controllers do: a downshift into a gear whose ratio would turn the
-  // engine past engine_maxRPM at the road speed (a sedan shifted from 4th to 1st at 114 km/h had
-  // its clutch drag the engine to 6,841 rev/min against a 6,500 limit), and a gear that turns
-  // against the way the car rolls while it rolls faster than gear_dir_switch_RPM (reverse at
-  // speed), the rule the automatic mode keeps. Neutral is always allowed.
+  // sequential racing boxes' controllers do:
+  // - a shift to a larger ratio (a downshift, or a gear from neutral) that would turn the engine
+  //   past engine_maxRPM at the road speed: a sedan shifted from 4th to 1st at 114 km/h had its
+  //   clutch drag the engine to 6,841 rev/min against a 6,500 limit. A shift to a smaller ratio
+  //   only lowers the engine's speed and is never refused (a truck coasting down a grade past
+  //   its low gear's limit shifts up out of it);
+  // - a change of the direction the box turns the wheels (into reverse rolling forward, into a
+  //   forward gear rolling back out of neutral or reverse) while the road speed turns the wheels
+  //   faster than gear_dir_switch_RPM, the automatic mode's rule. A forward gear already against
+  //   the roll (rolling back in first on a hill) may change to another.
+  // The road speed decides, as for the automatic: wheels spinning in mud are no speed.
+  // Neutral is always allowed.
   const btScalar ratio = gearbox_.gears[size_t(gear)] * gearbox_.finalDrive;
   if (ratio == 0) return true;
-  const btScalar roadRpm = input.roadWheelSpin * ratio * kRadiansPerSecondToRpm;  // < 0 against
-  if (roadRpm < 0 && !stopped(input)) return false;
-  return std::fabs(roadRpm) <= engine_.maxRpm;
+  const btScalar currentRatio = totalRatio();
+  const btScalar roadRpm = input.roadWheelSpin * ratio * kRadiansPerSecondToRpm;  // < 0 against the roll
+  const bool changesDirection = !(currentRatio * ratio > 0);
+  const btScalar roadWheelRpm = std::fabs(input.roadWheelSpin) * kRadiansPerSecondToRpm;
+  if (roadRpm < 0 && changesDirection && roadWheelRpm >= gearbox_.gearDirectionSwitchRpm) return false;
+  return !(std::fabs(ratio) > std::fabs(currentRatio) && std::fabs(roadRpm) > engine_.maxRpm);
 }
 
 void Powertrain::shiftAutomatically(btScalar roadRpm, bool standing, btScalar throttle, btScalar dt) {

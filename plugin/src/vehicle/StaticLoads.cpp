@@ -34,8 +34,9 @@ namespace {
 // A contact's lever about the centre of mass, across the ground's normal (m). With the ground
 // plane in the chassis' frame (compression = reach + p0 + p1 x + p2 y), the contact lies
 // D = -(p0 + p1 x + p2 y) below the centre of mass along the chassis' down, and the ground's
-// normal leans p1 forward and p2 right of the chassis' up: the lever is x - D p1, y - D p2
-// (small tilts).
+// normal, (-p1, -p2, 1) in the chassis' (forward, right, up), leans back by p1 and left by p2
+// (a nose pressed down, p1 > 0, puts the weight's line ahead of the point below the centre of
+// mass): the lever is the contact's offset across that normal, x - D p1, y - D p2 (small tilts).
 struct Lever {
   double forward, right;
 };
@@ -45,11 +46,21 @@ Lever leverOf(const SupportPoint& point, const double plane[3]) {
 }
 
 // The springs' plane again with the loads balanced about their levers, from the level solution:
-// a few fixed-point rounds of the 3 x 3 system sum k_i (reach_i + p . r_i) l_i = (W, 0, 0),
-// l_i = (1, lever_i), by elimination with partial pivoting. The levers move with the tilt's
-// square, so the rounds settle at once; a singular system keeps the plane it had.
-void levelOnLevers(const std::vector<SupportPoint>& points, btScalar weight, double plane[3]) {
-  for (int round = 0; round < 3; ++round) {
+// fixed-point rounds of the 3 x 3 system sum k_i (reach_i + p . r_i) l_i = (W, 0, 0),
+// l_i = (1, lever_i), each by elimination with partial pivoting, until the plane stops moving.
+// Each round shrinks the error by about W D / sum k x^2 (the weight's tipping moment per radian
+// against the springs' righting one): a few rounds for a low car, dozens for a tall one on soft
+// springs (a jeep with its centre of mass 0.85 m up on 40 / 20 kN/m). At 1 or more the chassis
+// would tip over on its springs and the rounds do not settle. False then, or for a singular
+// system, with `plane` as it came.
+bool levelOnLevers(const std::vector<SupportPoint>& points, btScalar weight, double plane[3]) {
+  constexpr int kMaxRounds = 200;
+  double level[3] = {plane[0], plane[1], plane[2]};
+  auto giveUp = [&] {
+    for (int i = 0; i < 3; ++i) plane[i] = level[i];
+    return false;
+  };
+  for (int round = 0; round < kMaxRounds; ++round) {
     double system[3][4] = {{0, 0, 0, double(weight)}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     for (const SupportPoint& point : points) {
       const Lever lever = leverOf(point, plane);
@@ -64,7 +75,7 @@ void levelOnLevers(const std::vector<SupportPoint>& points, btScalar weight, dou
       int pivot = column;
       for (int r = column + 1; r < 3; ++r)
         if (std::fabs(system[r][column]) > std::fabs(system[pivot][column])) pivot = r;
-      if (!(std::fabs(system[pivot][column]) > 0)) return;
+      if (!(std::fabs(system[pivot][column]) > 0)) return giveUp();
       for (int c = 0; c < 4; ++c) std::swap(system[column][c], system[pivot][c]);
       for (int r = column + 1; r < 3; ++r) {
         const double factor = system[r][column] / system[column][column];
@@ -77,8 +88,16 @@ void levelOnLevers(const std::vector<SupportPoint>& points, btScalar weight, dou
       for (int c = r + 1; c < 3; ++c) sum -= system[r][c] * solved[c];
       solved[r] = sum / system[r][r];
     }
-    for (int i = 0; i < 3; ++i) plane[i] = solved[i];
+    double moved = 0, size = 0;
+    for (int i = 0; i < 3; ++i) {
+      if (!std::isfinite(solved[i])) return giveUp();
+      moved = std::fmax(moved, std::fabs(solved[i] - plane[i]));
+      size = std::fmax(size, std::fabs(solved[i]));
+      plane[i] = solved[i];
+    }
+    if (moved <= 1e-13 * (1 + size)) return true;
   }
+  return giveUp();
 }
 }  // namespace
 
@@ -130,8 +149,9 @@ std::vector<btScalar> staticWheelLoads(const std::vector<SupportPoint>& points, 
     // point on the ground moved from below its centre of mass by its height x the tilt: the
     // loads balance about the contacts' levers, not their positions (test_static_loads.cpp: a
     // 3-axle truck's tag axle 0.8% lighter than the level balance says).
-    levers = solvePlane(true);
-    if (levers) levelOnLevers(points, weight, plane);
+    // A chassis that would tip over on its springs (the rounds do not settle) keeps the level
+    // balance.
+    levers = solvePlane(true) && levelOnLevers(points, weight, plane);
     // The springs decide only while every wheel's compression stays within its travel: springs
     // too soft for the car rest it on its bump stops (which the vehicle refuses, naming the
     // wheel), one that would hang off the ground carries nothing. Then the even split stands.
@@ -171,13 +191,8 @@ std::vector<btScalar> staticWheelLoads(const std::vector<SupportPoint>& points, 
     if (loads[i] < 0) {
       problems.push_back("static loads: wheel " + std::to_string(i + 1) + " would need " +
                          std::to_string(loads[i]) +
-                         " N (negative): " +
-                         (springsGiven ? std::string("its spring would have to pull the chassis down at rest: the "
-                                                     "centre of mass lies outside the wheels' support (their "
-                                                     "attachmentPoint), or the springs' rates and relaxed lengths "
-                                                     "(stiffness, len_max) tilt the chassis off this wheel")
-                                       : std::string("the centre of mass lies outside the wheels' support (their "
-                                                     "attachmentPoint)")));
+                         " N (negative): the centre of mass lies outside the wheels' support (their "
+                         "attachmentPoint)");
     }
   }
   if (!problems.empty()) throw SettingsError(problems);

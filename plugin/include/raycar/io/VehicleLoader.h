@@ -109,10 +109,13 @@ btTransform placeModel(const LoadedVehicle& vehicle, const btVector3& worldUp,
 // (placeModel's result), by Bullet's contactTest of its collision hulls: none is a free spot.
 // Cars spawned into one another (an occupied parking space, a respawn onto traffic) rest on each
 // other's wheels and bodies and creep while they touch (README, "Cars on cars"); a spawn sunk
-// into the ground lists the ground. The wheels are not tested: they find the ground by their
-// queries. A pose that is not a rigid motion throws InputError, as SpawnedVehicle does.
+// into the ground lists the ground. Objects without a contact response (triggers) are not
+// listed, nor `ignore` (a car's own chassis, when a game checks where to move it). The wheels are
+// not tested: they find the ground by their queries. A pose that is not a rigid motion throws
+// InputError, as SpawnedVehicle does.
 std::vector<const btCollisionObject*> overlapsAtSpawn(btCollisionWorld& world, const LoadedVehicle& vehicle,
-                                                      const btTransform& modelToWorld);
+                                                      const btTransform& modelToWorld,
+                                                      const btCollisionObject* ignore = nullptr);
 
 // A vehicle living in a world. Destroying it removes it and leaves the world as it was.
 class SpawnedVehicle {

@@ -14,8 +14,8 @@ struct DriverInput {
   bool handbrake = false;  // locks the can_brake wheels
   bool shiftUp = false;    // manual gearbox: a change from false to true shifts one gear up
   bool shiftDown = false;  // manual gearbox: a change from false to true shifts one gear down
-  // (Either shift is refused, the gear kept, where the new gear would over-rev the engine at the
-  // road speed or turn against the car rolling faster than gear_dir_switch_RPM: Powertrain.h.)
+  // (A downshift that would over-rev the engine at the road speed, or a change of direction
+  // while the car rolls faster than gear_dir_switch_RPM, is refused, the gear kept: Powertrain.h.)
 };
 
 // The input made safe to use: NaN components become 0 (no pedal, no brake, no steering) and

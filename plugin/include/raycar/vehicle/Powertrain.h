@@ -58,8 +58,9 @@
 //   and their road speed (locked wheels are not slow), then engages reverse, and keeps braking
 //   while the car still rolls forwards; pedal > 0 in reverse likewise, without the last part
 //   (rolling back in first under throttle is a hill start). Manual mode: DriverInput's shift inputs choose the gear; pedal > 0 drives in
-//   the selected gear, pedal < 0 brakes. A shift into a gear that would turn the engine past
-//   engine_maxRPM at the road speed, or against the way the car rolls faster than
+//   the selected gear, pedal < 0 brakes. A downshift (a larger ratio) that would turn the engine
+//   past engine_maxRPM at the road speed, or a change of direction (into reverse rolling
+//   forward, into a forward gear rolling back) while the road turns the wheels faster than
 //   gear_dir_switch_RPM, is refused (the gear stays), as a sequential box's controller refuses it.
 
 #include "raycar/vehicle/Engine.h"
@@ -178,8 +179,8 @@ class Powertrain {
  private:
   void engage(int gear);
   void selectGear(const PowertrainInput& input, btScalar& throttle, btScalar& pedalBrake);
-  // Manual mode: whether `gear` may be engaged at the road speed (no over-rev, no reverse at
-  // speed); a refused shift leaves the gear as it was.
+  // Manual mode: whether `gear` may be engaged at the road speed (no downshift into over-rev, no
+  // change of direction at speed); a refused shift leaves the gear as it was.
   bool mayEngageManually(int gear, const PowertrainInput& input) const;
   // roadRpm: the engine speed the road speed makes through this gear, negative rolling against
   // it; standing: stopped(), the car may change direction.

@@ -9,12 +9,13 @@
 // most even split that balances: what equal springs at equal compression carry, and the rates
 // are then drawn from it. Automatic stiffness and the tire's reference load both start there.
 // With every wheel's rate given, the split is what those springs carry with the chassis resting
-// level on flat ground (a rigid body on springs): N_i = k_i (reach_i - h + a x_i + b y_i),
-// the plane (h, a, b) found from the same three equations. A 3-axle truck on 60 kN/m front
+// on them on flat ground, tilted as their rates and lengths tilt it (a rigid body on springs):
+// N_i = k_i (reach_i - h + a x_i + b y_i), the plane (h, a, b) found from the same three
+// equations, the moments taken about where the contacts stand across the tilted ground's normal. A 3-axle truck on 60 kN/m front
 // and 50 kN/m rear springs rests on 6,727 / 4,485 / 4,485 N a wheel, where the even split says
 // 6,641 / 4,830 / 4,226 N. The springs decide while every wheel's compression stays within its
 // travel; springs too soft for the car (on their bump stops) or a wheel that would hang keep the
-// even split. Anti-roll bars carry nothing at rest unless the chassis leans; they are left out.
+// even split, and a chassis so tall on its springs that it would tip over on them the level one. Anti-roll bars carry nothing at rest unless the chassis leans; they are left out.
 
 #include <LinearMath/btScalar.h>
 
