@@ -16,6 +16,10 @@ TEST_CASE("viewer command line: accepted forms") {
   CHECK(shot.view == ViewMode::TopDown);
   CHECK(shot.screenshotPath == "out.png");
   CHECK(shot.frames == 120);
+  CHECK(shot.showHud);
+
+  // A screenshot of the car alone: the HUD starts hidden.
+  CHECK_FALSE(parseViewerOptions({"parking.toml", "--no-hud", "--screenshot", "out.png", "--frames", "1"}).showHud);
 
   CHECK(parseViewerOptions({"--help"}).help);
 }

@@ -56,7 +56,8 @@ Viewer::Viewer(const ViewerOptions& options)
       imgui_(window_.handle()),
       tuning_(requireVehicle(runner_).vehicle(0).loaded()),
       clock_(runner_.scene().step),
-      view_(options.view) {
+      view_(options.view),
+      showHud_(options.showHud) {
   glfwSwapInterval(options_.screenshotPath.empty() ? 1 : 0);
   for (const std::string& note : runner_.notes()) std::fprintf(stderr, "raycar-viewer: %s\n", note.c_str());
   shader_ = std::make_unique<LitMeshShader>();

@@ -1,6 +1,7 @@
 #pragma once
 // raycar-viewer's command line:
-//   raycar-viewer SCENE.toml [--view 3d|topdown] [--controllers FILE] [--screenshot FILE --frames N]
+//   raycar-viewer SCENE.toml [--view 3d|topdown] [--controllers FILE] [--no-hud]
+//                 [--screenshot FILE --frames N]
 // Header-only and dependency-free: tests/test_viewer_options.cpp checks it in every build.
 
 #include <cstdlib>
@@ -18,13 +19,16 @@ struct ViewerOptions {
   std::string screenshotPath;  // non-empty: render `frames` frames headless, write a PNG, exit
   int frames = 0;
   std::string controllersPath;  // gamepad and wheel mappings; empty: the bundled controllers.toml
+  bool showHud = true;          // --no-hud: start with the HUD hidden (H shows it), as a screenshot
   bool help = false;
 };
 
 inline const char* viewerUsage() {
-  return "usage: raycar-viewer SCENE.toml [--view 3d|topdown] [--controllers FILE] [--screenshot FILE.png --frames N]\n"
+  return "usage: raycar-viewer SCENE.toml [--view 3d|topdown] [--controllers FILE] [--no-hud]\n"
+         "                     [--screenshot FILE.png --frames N]\n"
          "  --view        the first view (Tab switches): 3d (chase camera) or topdown (seed 002)\n"
          "  --controllers gamepad and steering-wheel mappings (default: the bundled controllers.toml)\n"
+         "  --no-hud      start with the HUD hidden (H shows it): a screenshot of the car alone\n"
          "  --screenshot  render N frames at the scene's fixed step, write the last to FILE.png, exit\n"
          "keys: arrows or WASD pedal and steer, B brake, space handbrake, Q/E shift down/up (manual\n"
          "      gearboxes), Tab 3-D / top-down, H hide the HUD, Esc quit\n"
@@ -49,6 +53,8 @@ inline ViewerOptions parseViewerOptions(const std::vector<std::string>& argument
       if (view == "3d") options.view = ViewMode::World3d;
       else if (view == "topdown") options.view = ViewMode::TopDown;
       else throw std::invalid_argument("--view is 3d or topdown, not '" + view + "'");
+    } else if (argument == "--no-hud") {
+      options.showHud = false;
     } else if (argument == "--controllers") {
       options.controllersPath = value();
       if (options.controllersPath.empty()) throw std::invalid_argument("--controllers needs a file name");
