@@ -15,8 +15,8 @@
 # hullN and a [[wheel]] record per wheelN / wheel_N, in order. Custom properties on those objects
 # named like a record's keys (mass, flags, zoffset; driving, axle, len_max, stiffness, damping,
 # ...) are copied; otherwise hull1 gets 1000 kg, other hulls 0, axles are numbered front to back
-# from the wheels' positions, the rear axle drives (with three or more, those behind the middle
-# of the wheelbase, as a 6x4 or 8x4 truck's), and len_max is the helpers' rest length (wheelN_upper to
+# from the wheels' positions, the axles behind the middle of the wheelbase drive (a car's rear
+# axle, a 6x4 or 8x4 truck's two), and len_max is the helpers' rest length (wheelN_upper to
 # wheelN_lower) plus 0.1 m of droop. A hull1 whose centroid lies outside the axles, where the car
 # could not stand with its mass there, is said so in the script. An existing script is not
 # overwritten unless --force is given.
@@ -170,7 +170,6 @@ def write_script(path, obj_path, forward, hulls, wheels, objects, depsgraph):
         if not axles or axles[-1] - a > wheel_radius:
             axles.append(a)
         axle_of[a] = len(axles) - 1
-    rear = len(axles) - 1
     lines = ["# Vehicle script skeleton written by raycar's blender/export_raycar.py.",
              "# Tune it: the README's script reference lists every key.",
              "[model]",
@@ -188,10 +187,10 @@ def write_script(path, obj_path, forward, hulls, wheels, objects, depsgraph):
     for i, hull in enumerate(hulls):
         lines.append("[[hull]]  # %s" % hull.name)
         if i == 0 and hull_along is not None and axles and not (axles[-1] < hull_along < axles[0]):
-            outside = hull_along - axles[0] if hull_along >= axles[0] else axles[-1] - hull_along
-            lines.append("# hull1's centroid lies %s m %s the %s axle: with the mass there the car cannot"
-                         % (number(outside), "ahead of" if hull_along >= axles[0] else "behind",
-                            "front" if hull_along >= axles[0] else "rear"))
+            ahead = hull_along >= axles[0]
+            outside = hull_along - axles[0] if ahead else axles[-1] - hull_along
+            lines.append("# hull1's centroid lies %s m %s axle: with the mass there the car cannot"
+                         % (number(outside), "ahead of the front" if ahead else "behind the rear"))
             lines.append("# stand. Give the mass to a low ballast hull between the axles (mass 0 here).")
         values = {"flags": 1, "mass": 1000.0 if i == 0 else 0.0}
         for key in HULL_KEYS:
@@ -209,10 +208,9 @@ def write_script(path, obj_path, forward, hulls, wheels, objects, depsgraph):
     for wheel, a in zip(wheels, along):
         lines.append("[[wheel]]  # %s" % wheel.name)
         axle = axle_of[round(a, 6)]
-        # Two axles: the rear drives. More: the axles behind the middle of the wheelbase (a 6x4's
-        # tandem, an 8x4's two rear axles behind its two steering ones).
-        middle = (axles[0] + axles[-1]) / 2
-        driven = axle == rear if len(axles) < 3 else axles[axle] < middle
+        # The axles behind the middle of the wheelbase drive: a car's rear axle, a 6x4's tandem,
+        # an 8x4's two rear axles behind its two steering ones (a single axle drives).
+        driven = len(axles) == 1 or axles[axle] < (axles[0] + axles[-1]) / 2
         rest = rest_length(wheel, objects, depsgraph)
         values = {"axle": axle, "driving": 1 if driven else 0,
                   "len_max": round(rest + 0.1, 3) if rest is not None else 0.35}

@@ -115,6 +115,16 @@ void checkPose(const btTransform& modelToWorld) {
   if (!(basis.determinant() > 0))
     throw InputError("SpawnedVehicle", "modelToWorld's basis is a reflection, not a rotation");
 }
+
+// The chassis' collision shape: one convex hull per collision part, in `hulls`, as children of
+// `shape` (the chassis frame is the parts' own).
+void buildChassisShape(const LoadedVehicle& loaded, btCompoundShape& shape,
+                       std::vector<std::unique_ptr<btConvexHullShape>>& hulls) {
+  for (const MeshPart& part : loaded.collisionHulls) {
+    hulls.push_back(collisionHull(part));
+    shape.addChildShape(btTransform::getIdentity(), hulls.back().get());
+  }
+}
 }  // namespace
 
 std::vector<const btCollisionObject*> overlapsAtSpawn(btCollisionWorld& world, const LoadedVehicle& vehicle,
@@ -123,10 +133,7 @@ std::vector<const btCollisionObject*> overlapsAtSpawn(btCollisionWorld& world, c
   checkPose(modelToWorld);
   btCompoundShape shape;
   std::vector<std::unique_ptr<btConvexHullShape>> hulls;
-  for (const MeshPart& hull : vehicle.collisionHulls) {
-    hulls.push_back(collisionHull(hull));
-    shape.addChildShape(btTransform::getIdentity(), hulls.back().get());
-  }
+  buildChassisShape(vehicle, shape, hulls);
   btCollisionObject probe;
   probe.setCollisionShape(&shape);
   probe.setWorldTransform(modelToWorld * vehicle.modelFromChassis);
@@ -165,11 +172,7 @@ SpawnedVehicle::SpawnedVehicle(btDiscreteDynamicsWorld& world, std::shared_ptr<c
   checkPose(modelToWorld);
   const LoadedVehicle& loaded = *loaded_;
   shape_ = std::make_unique<btCompoundShape>();
-  for (const MeshPart& hull : loaded.collisionHulls) {
-    std::unique_ptr<btConvexHullShape> shape = collisionHull(hull);
-    shape_->addChildShape(btTransform::getIdentity(), shape.get());
-    hulls_.push_back(std::move(shape));
-  }
+  buildChassisShape(loaded, *shape_, hulls_);
   motionState_ = std::make_unique<btDefaultMotionState>(modelToWorld * loaded.modelFromChassis);
   btRigidBody::btRigidBodyConstructionInfo info(loaded.mass, motionState_.get(), shape_.get(),
                                                 loaded.principalInertia);

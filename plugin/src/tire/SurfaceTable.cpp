@@ -20,9 +20,14 @@ void SurfaceTable::setFriction(int surfaceId, int material, btScalar friction) {
   pairs_[pairKey(surfaceId, material)].friction = friction;
 }
 
-btScalar SurfaceTable::friction(int surfaceId, int material) const {
+const SurfaceTable::PairProperties* SurfaceTable::pair(int surfaceId, int material) const {
   const auto found = pairs_.find(pairKey(surfaceId, material));
-  return found == pairs_.end() ? btScalar(-1) : found->second.friction;
+  return found == pairs_.end() ? nullptr : &found->second;
+}
+
+btScalar SurfaceTable::friction(int surfaceId, int material) const {
+  const PairProperties* named = pair(surfaceId, material);
+  return named != nullptr ? named->friction : btScalar(-1);
 }
 
 void SurfaceTable::setRollingResistance(int surfaceId, int material, btScalar coefficient) {
@@ -32,8 +37,8 @@ void SurfaceTable::setRollingResistance(int surfaceId, int material, btScalar co
 }
 
 btScalar SurfaceTable::rollingResistance(int surfaceId, int material) const {
-  const auto found = pairs_.find(pairKey(surfaceId, material));
-  return found == pairs_.end() ? btScalar(0) : found->second.rollingResistance;
+  const PairProperties* named = pair(surfaceId, material);
+  return named != nullptr ? named->rollingResistance : btScalar(0);
 }
 
 void SurfaceTable::setMaterial(const btCollisionObject& object, int material) {

@@ -74,6 +74,7 @@ class SurfaceTable {
     btScalar friction = -1;          // < 0: not named (the contact's own)
     btScalar rollingResistance = 0;  // C_rr added to the tire's
   };
+  const PairProperties* pair(int surfaceId, int material) const;  // null: not named
   std::unordered_map<std::uint64_t, PairProperties> pairs_;
   std::unordered_map<const btCollisionObject*, ObjectMaterials> objects_;
 };
